@@ -1,0 +1,103 @@
+"""Grids, lines and clues: the vocabulary of the project, and parse/format pairs.
+
+A *Grid* of n rows and m columns is an int whose bit ``r*m + c`` is cell
+(row r, column c): row-major, cell (0, 0) in the least significant bit.
+A *Line* of length L is an int whose bit i is cell i of the line (for a row,
+i is the column; for a column, i is the row).  A *Clue* is the tuple of the
+lengths of the maximal runs of 1s of a line, in order; an empty line has the
+empty clue ``()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+Grid = int
+Line = int
+Clue = tuple
+
+
+def line_clue(line: Line, length: int) -> Clue:
+    """The clue of a line: lengths of its runs of 1s, first cell first."""
+    runs, run = [], 0
+    for i in range(length):
+        if line >> i & 1:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    if run:
+        runs.append(run)
+    return tuple(runs)
+
+
+def grid_rows(grid: Grid, n: int, m: int) -> list:
+    """The n row lines of a grid, top to bottom."""
+    return [grid >> (r * m) & ((1 << m) - 1) for r in range(n)]
+
+
+def grid_cols(grid: Grid, n: int, m: int) -> list:
+    """The m column lines of a grid, left to right (bit r is row r)."""
+    return [sum((grid >> (r * m + c) & 1) << r for r in range(n)) for c in range(m)]
+
+
+def grid_from_rows(rows, m: int) -> Grid:
+    """The grid whose rows, top to bottom, are the given lines of length m."""
+    return sum(int(row) << (r * m) for r, row in enumerate(rows))
+
+
+def grid_clues(grid: Grid, n: int, m: int) -> tuple:
+    """(row clues, column clues) of a grid."""
+    return (
+        tuple(line_clue(row, m) for row in grid_rows(grid, n, m)),
+        tuple(line_clue(col, n) for col in grid_cols(grid, n, m)),
+    )
+
+
+def parse_grid(text: str) -> tuple:
+    """Parse ``"1010/0100/..."`` (rows separated by '/' or newlines) into (grid, n, m)."""
+    rows = [r.strip() for r in text.replace("\n", "/").split("/") if r.strip()]
+    if not rows:
+        return 0, 0, 0
+    m = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != m or set(row) - set("01"):
+            raise ValueError(f"grid row {r + 1}: {row!r} is not {m} characters of 0/1")
+    return grid_from_rows([int(row[::-1], 2) for row in rows], m), len(rows), m
+
+
+def format_grid(grid: Grid, n: int, m: int) -> str:
+    """Format a grid as ``"1010/0100/..."``, the inverse of parse_grid."""
+    return "/".join(format(row, f"0{m}b")[::-1] if m else "" for row in grid_rows(grid, n, m))
+
+
+def parse_clue(text: str) -> Clue:
+    """Parse ``"3 1"`` into (3, 1); ``""`` and ``"0"`` are the empty clue."""
+    numbers = [int(tok) for tok in text.split()]
+    if any(k < 0 for k in numbers):
+        raise ValueError(f"clue {text!r} has a negative number")
+    return tuple(k for k in numbers if k)
+
+
+def format_clue(clue: Clue) -> str:
+    """Format a clue as ``"3 1"``; the empty clue is ``"0"``."""
+    return " ".join(map(str, clue)) if clue else "0"
+
+
+@njit(cache=True)
+def _line_clue_into(line, length, out):
+    """Write the clue of ``line`` into ``out``; return the number of runs."""
+    t = 0
+    run = 0
+    for i in range(length):
+        if (line >> np.uint64(i)) & np.uint64(1):
+            run += 1
+        elif run:
+            out[t] = run
+            t += 1
+            run = 0
+    if run:
+        out[t] = run
+        t += 1
+    return t

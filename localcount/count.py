@@ -1,0 +1,163 @@
+"""Public counting API: validate sizes, prepare tables, run the kernels.
+
+``count(n, m)`` is the number of n×m grids whose clues are locally solvable.
+``solve_grids(grids, n, m)`` runs the same propagation on given grids and
+returns each verdict and final known mask (used by the tests against the
+pure-Python reference, and by anyone inspecting single grids).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import kernel
+from .tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, spread_table
+
+#: Largest grid the kernels handle: one uint64 bit per cell.
+MAX_CELLS = 64
+#: The enumeration index is split into 2^UNIT_PREFIX_BITS units (fewer for
+#: small grids); a unit is the smallest piece of work handed to a thread.
+UNIT_PREFIX_BITS = 12
+
+_NO_TABLE = np.zeros(1, np.uint16)
+_NO_SPREAD = np.zeros((1, 1), np.uint64)
+
+
+def check_size(n: int, m: int) -> None:
+    """Raise ValueError unless n×m is a size the counter supports."""
+    for name, v in (("n", n), ("m", m)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise ValueError(f"{name} must be an integer, got {v!r}")
+        if v < 0:
+            raise ValueError(f"{name} must be non-negative, got {v}")
+    if n * m > MAX_CELLS:
+        raise ValueError(f"{n}x{m} has {n * m} cells; at most {MAX_CELLS} are supported")
+
+
+@dataclass(frozen=True)
+class Context:
+    """The kernel's read-only inputs for one size: tables and which ones exist."""
+
+    n: int
+    m: int
+    rtab: np.ndarray
+    ctab: np.ndarray
+    rspread: np.ndarray
+    cspread: np.ndarray
+    flags: tuple
+
+    def args(self) -> tuple:
+        """Positional kernel arguments after (n, m, ...)."""
+        return self.rtab, self.ctab, self.rspread, self.cspread, self.flags
+
+
+@functools.lru_cache(maxsize=16)
+def context(n: int, m: int, table_max: int = TABLE_MAX_LEN, spread_max: int = SPREAD_MAX_LEN) -> Context:
+    """Tables for counting n×m grids; lines longer than table_max use the line DP."""
+    check_size(n, m)
+    flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
+    return Context(
+        n,
+        m,
+        line_table(m) if flags[0] else _NO_TABLE,
+        line_table(n) if flags[1] else _NO_TABLE,
+        spread_table(n, m) if flags[2] else _NO_SPREAD,
+        spread_table(m, n) if flags[3] else _NO_SPREAD,
+        flags,
+    )
+
+
+def solve_grids(grids, n: int, m: int, **table_opts) -> tuple:
+    """(status array, known-mask array) for Grid bit masks; status 1 solved, 0 stuck."""
+    ctx = context(n, m, **table_opts)
+    arr = np.asarray([int(g) for g in grids], dtype=np.uint64)
+    if n * m == 0:
+        return np.ones(len(arr), np.int64), np.zeros(len(arr), np.uint64)
+    return kernel._solve_grids(arr, n, m, *ctx.args())
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the 2^(n·m) enumeration indices of a size are cut into units."""
+
+    n: int
+    m: int
+    unit_bits: int  # the index's top unit_bits bits name the unit
+    inner_bits: int  # each unit covers 2^inner_bits indices
+
+    @property
+    def units(self) -> int:
+        """Number of units."""
+        return 1 << self.unit_bits
+
+
+def plan(n: int, m: int, unit_prefix_bits: int = UNIT_PREFIX_BITS) -> Plan:
+    """Split the index space of n×m into at most 2^unit_prefix_bits units."""
+    check_size(n, m)
+    cells = n * m
+    unit_bits = min(cells, unit_prefix_bits)
+    return Plan(n, m, unit_bits, cells - unit_bits)
+
+
+def count_units(p: Plan, units, symmetry: bool = True, **table_opts) -> np.ndarray:
+    """Weighted solvable counts of the given units (numba threads in parallel)."""
+    ctx = context(p.n, p.m, **table_opts)
+    arr = np.asarray(units, dtype=np.int64)
+    return kernel._count_units(arr, p.inner_bits, p.n, p.m, symmetry, *ctx.args())
+
+
+def symmetry_factor(n: int, m: int) -> int:
+    """Order of the symmetry group used for n×m (about how much work it saves)."""
+    return 1 if n * m == 0 else 2 if n == 1 else 4
+
+
+def estimate_seconds(n: int, m: int, threads: int, symmetry: bool = True, sample: int = 20000, **table_opts) -> float:
+    """Expected wall time of ``count`` from timing the kernel on random grids (compile excluded)."""
+    check_size(n, m)
+    if n * m == 0:
+        return 0.0
+    rng = np.random.default_rng(1)
+    grids = rng.integers(0, 1 << min(n * m, 63), size=sample, dtype=np.uint64)
+    if n * m == 64:
+        grids |= rng.integers(0, 2, size=sample, dtype=np.uint64) << np.uint64(63)
+    solve_grids(grids[:8], n, m, **table_opts)  # compile / load from cache first
+    start = time.perf_counter()
+    solve_grids(grids, n, m, **table_opts)
+    per_grid = (time.perf_counter() - start) / sample
+    grids_run = 2 ** (n * m) / (symmetry_factor(n, m) if symmetry else 1)
+    return per_grid * grids_run / max(1, threads)
+
+
+def count(
+    n: int,
+    m: int,
+    *,
+    symmetry: bool = True,
+    batch: int = 64,
+    progress=None,
+    unit_prefix_bits: int = UNIT_PREFIX_BITS,
+    **table_opts,
+) -> int:
+    """Number of n×m grids whose clues are locally solvable.
+
+    ``progress(done_units, total_units, elapsed_seconds)`` is called after
+    each batch of units.  Units run in a fixed shuffled order so that every
+    batch is a fair sample and early rates predict the total time.
+    """
+    check_size(n, m)
+    if n * m == 0:
+        return 1  # the one empty grid has no unknown cell: solved
+    p = plan(n, m, unit_prefix_bits)
+    order = np.random.default_rng(0).permutation(p.units)
+    total = 0
+    start = time.perf_counter()
+    for lo in range(0, p.units, batch):
+        counts = count_units(p, order[lo : lo + batch], symmetry, **table_opts)
+        total += sum(int(c) for c in counts)  # Python ints: no overflow
+        if progress is not None:
+            progress(min(lo + batch, p.units), p.units, time.perf_counter() - start)
+    return total

@@ -1,0 +1,110 @@
+"""Table-free exact line solver: which cells can be empty / filled in some fitting pattern.
+
+This is the dynamic program used for lines too long for a line table
+(4^L entries), by the general clue solver (``logic.py``), and as an
+independent check of the tables in the tests.  It runs in O(L * runs).
+
+The line is padded with one virtual empty cell in front, so a pattern is a
+sequence of *tokens*: ``0`` (an empty cell) or ``0 1^b`` (an empty cell then
+a run of b filled cells); the runs appear in clue order.  ``F[j, i]`` says the
+first i padded cells can be split into tokens holding the first j runs,
+``G[j, i]`` that the padded cells from i on can be split into tokens holding
+runs j.. of the clue.  Every empty cell starts a token, so a cell can be empty
+iff ``F[j, i] and G[j, i]`` for some j; it can be filled iff it lies inside a
+run token that fits with a matching prefix and suffix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX_LINE = 64
+
+
+def make_scratch(max_len: int = MAX_LINE) -> tuple:
+    """Work arrays for ``_line_options`` on lines up to max_len cells."""
+    runs = (max_len + 1) // 2 + 1
+    return (
+        np.zeros((runs + 1, max_len + 3), np.uint8),
+        np.zeros((runs + 1, max_len + 3), np.uint8),
+        np.zeros(max_len + 3, np.int32),
+        np.zeros(max_len + 3, np.int32),
+    )
+
+
+@njit(cache=True)
+def _line_options(clue, t, length, known1, known0, F, G, bad, cover):
+    """(can0, can1): masks of the cells that are 0 / 1 in some pattern fitting
+    the first t entries of ``clue`` and the known cells (known1 filled, known0
+    empty).  A cell in neither mask means no pattern fits (a contradiction)."""
+    one = np.uint64(1)
+    P = length + 1  # padded length; padded cell i is real cell i - 1
+    # bad[i] = number of padded cells before i that cannot be filled.
+    bad[0] = 0
+    bad[1] = 1  # the virtual cell is empty
+    for i in range(1, P):
+        bad[i + 1] = bad[i] + ((known0 >> np.uint64(i - 1)) & one)
+    for j in range(t + 1):
+        for i in range(P + 1):
+            F[j, i] = 0
+            G[j, i] = 0
+    F[0, 0] = 1
+    for i in range(1, P + 1):
+        # can padded cell i-1 be empty?
+        empty_ok = i - 1 == 0 or ((known1 >> np.uint64(i - 2)) & one) == 0
+        for j in range(t + 1):
+            v = empty_ok and F[j, i - 1] == 1
+            if not v and j > 0:
+                s = i - clue[j - 1] - 1  # token start (its empty cell)
+                if s >= 0 and F[j - 1, s] == 1 and bad[i] - bad[s + 1] == 0:
+                    v = s == 0 or ((known1 >> np.uint64(s - 1)) & one) == 0
+            F[j, i] = v
+    G[t, P] = 1
+    for i in range(P - 1, -1, -1):
+        if i > 0 and ((known1 >> np.uint64(i - 1)) & one):
+            continue  # a token cannot start on a filled cell
+        for j in range(t + 1):
+            v = G[j, i + 1] == 1
+            if not v and j < t:
+                e = i + 1 + clue[j]
+                v = e <= P and bad[e] - bad[i + 1] == 0 and G[j + 1, e] == 1
+            G[j, i] = v
+    can0 = np.uint64(0)
+    can1 = np.uint64(0)
+    if F[t, P] == 0:
+        return can0, can1
+    for i in range(P + 2):
+        cover[i] = 0
+    for i in range(1, P):
+        for j in range(t + 1):
+            if F[j, i] and G[j, i]:
+                can0 |= one << np.uint64(i - 1)
+                break
+    for j in range(t):
+        b = clue[j]
+        for s in range(0, P - b):
+            # G[j, s] here stands for "padded cell s may be empty": it holds
+            # whenever the run token fits at s, and never on a filled cell.
+            if F[j, s] and G[j, s] and bad[s + 1 + b] - bad[s + 1] == 0 and G[j + 1, s + 1 + b]:
+                cover[s + 1] += 1
+                cover[s + 1 + b] -= 1
+    run = 0
+    for i in range(1, P):
+        run += cover[i]
+        if run > 0:
+            can1 |= one << np.uint64(i - 1)
+    return can0, can1
+
+
+def line_options(clue, length: int, known1: int = 0, known0: int = 0) -> tuple:
+    """(can0, can1) for a clue on a line of ``length`` cells with some cells known."""
+    if length > MAX_LINE:
+        raise ValueError(f"line of {length} cells is longer than {MAX_LINE}")
+    arr = np.zeros(max(1, len(clue)), np.int64)
+    arr[: len(clue)] = clue
+    F, G, bad, cover = make_scratch(length)
+    can0, can1 = _line_options(
+        arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover
+    )
+    return int(can0), int(can1)

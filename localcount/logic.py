@@ -1,0 +1,79 @@
+"""Local logic on arbitrary clues (not only clues of a known grid).
+
+The counting kernel knows the true grid, so it can never meet a
+contradiction.  Given clues alone, a line may have no fitting pattern; this
+module reports that as a verdict, naming the line, instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .linesolve import MAX_LINE, line_options
+
+SOLVED, STUCK, CONTRADICTION = "solved", "stuck", "contradiction"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of local logic: verdict, filled and empty cells (Grid bit masks), bad line."""
+
+    status: str
+    filled: int
+    empty: int
+    line: str | None = None  # e.g. "row 3" (1-based) when status is CONTRADICTION
+
+    @property
+    def known(self) -> int:
+        """Grid-layout mask of the known cells."""
+        return self.filled | self.empty
+
+
+def _row_cells(mask: int, r: int, m: int) -> int:
+    """Row r of a Grid mask, as a Line."""
+    return mask >> (r * m) & ((1 << m) - 1)
+
+
+def _col_cells(mask: int, c: int, n: int, m: int) -> int:
+    """Column c of a Grid mask, as a Line."""
+    return sum((mask >> (r * m + c) & 1) << r for r in range(n))
+
+
+def _no_fit(can0: int, can1: int, length: int, clue) -> bool:
+    """True when no pattern fits: some cell can be neither value (or a clue on a 0-cell line)."""
+    return (can0 | can1) != (1 << length) - 1 if length else any(clue)
+
+
+def propagate(row_clues, col_clues) -> Outcome:
+    """Local logic from all-unknown to the fixpoint (full passes, rows then columns)."""
+    n, m = len(row_clues), len(col_clues)
+    if n > MAX_LINE or m > MAX_LINE:
+        raise ValueError(f"lines longer than {MAX_LINE} cells are not supported")
+    filled = empty = 0
+    changed = True
+    while changed:
+        changed = False
+        for r, clue in enumerate(row_clues):
+            can0, can1 = line_options(clue, m, _row_cells(filled, r, m), _row_cells(empty, r, m))
+            if _no_fit(can0, can1, m, clue):
+                return Outcome(CONTRADICTION, filled, empty, f"row {r + 1}")
+            new_filled = (can1 & ~can0) << (r * m)
+            new_empty = (can0 & ~can1) << (r * m)
+            if new_filled & ~filled or new_empty & ~empty:
+                filled |= new_filled
+                empty |= new_empty
+                changed = True
+        for c, clue in enumerate(col_clues):
+            can0, can1 = line_options(clue, n, _col_cells(filled, c, n, m), _col_cells(empty, c, n, m))
+            if _no_fit(can0, can1, n, clue):
+                return Outcome(CONTRADICTION, filled, empty, f"column {c + 1}")
+            for r in range(n):
+                bit = 1 << (r * m + c)
+                if can1 >> r & 1 and not can0 >> r & 1 and not filled & bit:
+                    filled |= bit
+                    changed = True
+                elif can0 >> r & 1 and not can1 >> r & 1 and not empty & bit:
+                    empty |= bit
+                    changed = True
+    status = SOLVED if (filled | empty) == (1 << (n * m)) - 1 else STUCK
+    return Outcome(status, filled, empty)

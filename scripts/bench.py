@@ -1,0 +1,89 @@
+#!/usr/bin/env python
+"""Throughput benchmark of the counting engine: compare runs as ratios.
+
+    python scripts/bench.py                       # 5x5, 4x6, 5x6
+    python scripts/bench.py --sizes 4x4 --threads 1
+    python scripts/bench.py --warm-cache          # reuse numba's on-disk cache
+
+Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
+size, whatever the kernel skips by symmetry), ns per grid, grids per second
+per thread, and the threads used.  Compile time is measured once, separately,
+in a fresh numba cache directory (unless --warm-cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import tempfile
+import time
+
+
+def parse_sizes(text: str) -> list:
+    """'5x5,4x6' -> [(5, 5), (4, 6)]."""
+    out = []
+    for item in text.split(","):
+        n, _, m = item.strip().partition("x")
+        out.append((int(n), int(m or n)))
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
+    ap.add_argument("--threads", type=int, default=None, help="numba threads (default: all cores)")
+    ap.add_argument("--no-symmetry", action="store_true", help="enumerate every grid")
+    ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
+    args = ap.parse_args()
+    sizes = parse_sizes(args.sizes)
+    if not args.warm_cache:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-")
+
+    import numba
+
+    import localcount
+    from localcount.count import context, count, solve_grids
+
+    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(threads)
+    symmetry = not args.no_symmetry
+
+    start = time.perf_counter()
+    count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
+    solve_grids([0], 2, 3)
+    compile_s = time.perf_counter() - start
+
+    print(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
+    print(f"# {cpu_model()}, {os.cpu_count()} cores, threads={threads}, symmetry={'on' if symmetry else 'off'}")
+    print(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s")
+    print(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/thread':>15} {'threads':>7}")
+    for n, m in sizes:
+        context(n, m)  # build the line tables outside the timing
+        t0 = time.perf_counter()
+        total = count(n, m, symmetry=symmetry)
+        wall = time.perf_counter() - t0
+        grids = 2 ** (n * m)
+        rate = grids / wall
+        print(
+            f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
+            f"{rate / threads:>15.3g} {threads:>7}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

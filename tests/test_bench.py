@@ -1,0 +1,21 @@
+"""The benchmark script runs and prints its table (speed itself is not tested)."""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_bench_runs():
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "3x3,2x5", "--warm-cache"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "ns/grid" in res.stdout
+    lines = [line.split() for line in res.stdout.splitlines() if not line.startswith("#")]
+    assert lines[1][:2] == ["3x3", "384"] and lines[2][:2] == ["2x5", "810"]

@@ -1,0 +1,77 @@
+"""The command line: stdout holds the count alone; bad input exits 2 with one line."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(args=(), stdin=""):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(
+        [sys.executable, "-m", "localcount", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "args,stdin,out",
+    [
+        ((), "5\n", "24976511\n"),
+        ((), "2 5", "810\n"),
+        (("4", "4"), "", "51234\n"),
+        (("0", "7"), "", "1\n"),
+        (("3",), "", "384\n"),
+        (("3", "--no-symmetry", "--jobs", "1"), "", "384\n"),
+    ],
+)
+def test_count_on_stdout(args, stdin, out):
+    res = run(args, stdin)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == out
+
+
+@pytest.mark.parametrize(
+    "args,stdin,word",
+    [
+        ((), "", "no size"),
+        ((), "abc", "whole number"),
+        ((), "2.5", "whole number"),
+        ((), "-3", "non-negative"),
+        (("-3",), "", "non-negative"),
+        (("4", "-1"), "", "non-negative"),
+        ((), "1 2 3", "one or two"),
+        ((), "9 9", "64 cells"),
+        (("5", "--jobs", "0"), "", "--jobs"),
+    ],
+)
+def test_bad_input(args, stdin, word):
+    res = run(args, stdin)
+    assert res.returncode == 2
+    assert res.stdout == ""
+    assert word in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_long_size_announces_its_estimate():
+    """A size expected to take over a minute says so before starting (then we stop it)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localcount", "7", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+    )
+    try:
+        line = proc.stderr.readline()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "estimated time" in line and "2^49" in line

@@ -1,0 +1,78 @@
+"""Line tables and the table-free line solver against the naive pattern lists."""
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from localcount.clues import line_clue
+from localcount.linesolve import line_options
+from localcount.tables import clue_ids, line_table, spread_table
+
+
+def naive_new_known(p: int, k: int, length: int) -> int:
+    """Known mask after one step on a line with true cells p and known mask k."""
+    cells = tuple((p >> i & 1) if k >> i & 1 else None for i in range(length))
+    new = naive.line_step(line_clue(p, length), cells)
+    return sum(1 << i for i, v in enumerate(new) if v is not None)
+
+
+@pytest.mark.parametrize("length", range(0, 7))
+def test_table_equals_naive_everywhere(length):
+    table = line_table(length)
+    for p in range(1 << length):
+        for k in range(1 << length):
+            assert table[p << length | k] == naive_new_known(p, k, length), (p, k)
+
+
+@pytest.mark.parametrize("length", [7, 8, 9])
+def test_table_equals_line_dp(length):
+    table = line_table(length)
+    full = (1 << length) - 1
+    rng = random.Random(length)
+    pairs = [(p, k) for p in range(1 << length) for k in (0, full)]
+    pairs += [(rng.randrange(1 << length), rng.randrange(1 << length)) for _ in range(3000)]
+    for p, k in pairs:
+        can0, can1 = line_options(line_clue(p, length), length, p & k, ~p & k & full)
+        assert table[p << length | k] == full & ~(can0 & can1), (p, k)
+
+
+def test_line_dp_matches_naive_on_arbitrary_knowledge():
+    """Including knowledge that contradicts the clue: then no cell is possible."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        length = rng.randrange(0, 11)
+        clue = tuple(rng.randint(1, 4) for _ in range(rng.randrange(0, 4)))
+        cells = tuple(rng.choice((None, None, 0, 1)) for _ in range(length))
+        known1 = sum(1 << i for i, v in enumerate(cells) if v == 1)
+        known0 = sum(1 << i for i, v in enumerate(cells) if v == 0)
+        fits = [pat for pat in naive.patterns(clue, length) if all(c is None or c == v for c, v in zip(cells, pat))]
+        want0 = sum(1 << i for i in range(length) if any(pat[i] == 0 for pat in fits))
+        want1 = sum(1 << i for i in range(length) if any(pat[i] == 1 for pat in fits))
+        assert line_options(clue, length, known1, known0) == (want0, want1), (clue, cells)
+
+
+def test_line_dp_on_a_64_cell_line():
+    clue = (20, 3, 39)  # 20 + 1 + 3 + 1 + 39 = 64 cells: a single pattern
+    line = ((1 << 20) - 1) | (0b111 << 21) | (((1 << 39) - 1) << 25)
+    assert line_clue(line, 64) == clue
+    can0, can1 = line_options(clue, 64)
+    assert (can0, can1) == (~line & ((1 << 64) - 1), line)
+
+
+def test_clue_ids_group_lines_by_clue():
+    ids = clue_ids(5)
+    for p in range(32):
+        for q in range(32):
+            assert (ids[p] == ids[q]) == (line_clue(p, 5) == line_clue(q, 5))
+
+
+def test_spread_table_moves_cells_to_the_crossing_layout():
+    n, m = 3, 4
+    spread = spread_table(n, m)
+    for r in range(n):
+        for x in range(1 << m):
+            want = sum(1 << (c * n + r) for c in range(m) if x >> c & 1)
+            assert int(spread[r, x]) == want
+    assert spread.dtype == np.uint64
