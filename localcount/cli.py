@@ -117,7 +117,7 @@ def _run(n: int, m: int, args) -> int:
     p = plan(n, m)
     batch = 64
     if n * m > 24:
-        est = estimate_seconds(n, m, threads, symmetry)
+        est = estimate_seconds(n, m, symmetry)
         if est > ANNOUNCE_SECONDS:
             _say(f"{n}x{m} is 2^{n * m} grids; estimated time {_format_seconds(est)} on {threads} threads")
         per_unit = est * threads / p.units  # one thread's seconds per unit

@@ -110,26 +110,23 @@ def count_units(p: Plan, units, symmetry: bool = True, **table_opts) -> np.ndarr
     return kernel._count_units(arr, p.inner_bits, p.n, p.m, symmetry, *ctx.args())
 
 
-def symmetry_factor(n: int, m: int) -> int:
-    """Order of the symmetry group used for n×m (about how much work it saves)."""
-    return 1 if n * m == 0 else 2 if n == 1 else 4
+def estimate_seconds(n: int, m: int, symmetry: bool = True, samples: int = 64, block_bits: int = 12, **table_opts) -> float:
+    """Expected wall time of ``count`` with the current numba threads (compile excluded).
 
-
-def estimate_seconds(n: int, m: int, threads: int, symmetry: bool = True, sample: int = 20000, **table_opts) -> float:
-    """Expected wall time of ``count`` from timing the kernel on random grids (compile excluded)."""
+    Times the kernel on a random sample of small blocks of consecutive
+    enumeration indices (2^block_bits each), so the sample sees the same
+    symmetry skips and the same locality as the real run.
+    """
     check_size(n, m)
     if n * m == 0:
         return 0.0
+    fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))
     rng = np.random.default_rng(1)
-    grids = rng.integers(0, 1 << min(n * m, 63), size=sample, dtype=np.uint64)
-    if n * m == 64:
-        grids |= rng.integers(0, 2, size=sample, dtype=np.uint64) << np.uint64(63)
-    solve_grids(grids[:8], n, m, **table_opts)  # compile / load from cache first
+    units = rng.integers(0, fine.units, size=min(samples, fine.units))
+    count_units(fine, units[:1], symmetry, **table_opts)  # compile / load from cache first
     start = time.perf_counter()
-    solve_grids(grids, n, m, **table_opts)
-    per_grid = (time.perf_counter() - start) / sample
-    grids_run = 2 ** (n * m) / (symmetry_factor(n, m) if symmetry else 1)
-    return per_grid * grids_run / max(1, threads)
+    count_units(fine, units, symmetry, **table_opts)
+    return (time.perf_counter() - start) * fine.units / len(units)
 
 
 def count(

@@ -41,12 +41,28 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def git_commit() -> str:
+    """The checkout's commit (with '+dirty' if it has changes), or 'unknown'."""
+    import subprocess
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        commit = subprocess.run(
+            ["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+        return commit + ("+dirty" if dirty.strip() else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
     ap.add_argument("--threads", type=int, default=None, help="numba threads (default: all cores)")
     ap.add_argument("--no-symmetry", action="store_true", help="enumerate every grid")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
+    ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)
     if not args.warm_cache:
@@ -66,10 +82,19 @@ def main() -> int:
     solve_grids([0], 2, 3)
     compile_s = time.perf_counter() - start
 
-    print(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
-    print(f"# {cpu_model()}, {os.cpu_count()} cores, threads={threads}, symmetry={'on' if symmetry else 'off'}")
-    print(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s")
-    print(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/thread':>15} {'threads':>7}")
+    out = open(args.out, "w") if args.out else None
+
+    def emit(line: str) -> None:
+        print(line, flush=True)
+        if out:
+            print(line, file=out, flush=True)
+
+    emit(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
+    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {git_commit()}")
+    emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
+    emit(f"# machine: {cpu_model()}, {os.cpu_count()} cores; threads={threads}, symmetry={'on' if symmetry else 'off'}")
+    emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s")
+    emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/thread':>15} {'threads':>7}")
     for n, m in sizes:
         context(n, m)  # build the line tables outside the timing
         t0 = time.perf_counter()
@@ -77,10 +102,9 @@ def main() -> int:
         wall = time.perf_counter() - t0
         grids = 2 ** (n * m)
         rate = grids / wall
-        print(
+        emit(
             f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
-            f"{rate / threads:>15.3g} {threads:>7}",
-            flush=True,
+            f"{rate / threads:>15.3g} {threads:>7}"
         )
     return 0
 
