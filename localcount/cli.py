@@ -2,8 +2,16 @@
 
 The size comes from the arguments or, when there are none, from stdin
 (``echo "2 5" | python -m localcount``).  stdout holds the count alone;
-progress, the time estimate and a summary line go to stderr.  Bad input exits
-with status 2 and a one-line message.
+progress, the time estimate and a summary line go to stderr.
+
+Runs expected to take a second or more (or given ``--checkpoint-dir``,
+``--shard``, ``--shard-bits`` or ``--fresh``) are split into shards counted
+by a pool of worker processes and recorded in a checkpoint, so the same
+command resumes after any stop.  ``merge`` adds up shard records from several
+directories; ``status`` shows what the checkpoints hold.
+
+Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
+error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
 """
 
 from __future__ import annotations
@@ -15,11 +23,14 @@ import sys
 import time
 
 from . import __version__
+from .checkpoint import ENV_DIR, default_dir
 
 #: Sizes expected to take longer than this print their estimated time first.
 ANNOUNCE_SECONDS = 60.0
 #: Aim for progress updates about this often.
 BATCH_SECONDS = 3.0
+#: Runs expected to take less than this skip shards and checkpoints.
+CHECKPOINT_SECONDS = 1.0
 
 
 class UsageError(Exception):
@@ -52,16 +63,28 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m localcount",
         description="Count the n x m nonogram grids that local (line-by-line) logic solves.",
-        epilog="With no size arguments the size is read from stdin, e.g. echo '2 5' | python -m localcount.",
+        epilog=(
+            "With no size arguments the size is read from stdin, e.g. echo '2 5' | python -m localcount. "
+            "Other commands: 'python -m localcount merge DIR...' adds up shard records; "
+            "'python -m localcount status [DIR...]' shows checkpoints."
+        ),
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
         "--no-symmetry",
         action="store_true",
         help="enumerate every grid instead of one border per symmetry class (slower; a cross-check)",
     )
+    p.add_argument(
+        "--checkpoint-dir",
+        help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})",
+    )
+    p.add_argument("--shard", metavar="K/N", help="count only shard group K of N (shards s with s %% N == K)")
+    p.add_argument("--shard-bits", type=int, default=None, help="split into 2^B shards (default: automatic)")
+    p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
+    p.add_argument("--log", metavar="FILE", help="append the log of every shard (all processes) to FILE")
     p.add_argument("--version", action="version", version=f"localcount {__version__}")
     return p
 
@@ -89,6 +112,10 @@ def _split_argv(argv):
 def main(argv=None) -> int:
     """Entry point; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("merge", "status"):
+        from . import report
+
+        return report.main(argv[0], argv[1:])
     rest, negatives = _split_argv(argv)
     args = _parser().parse_args(rest)
     try:
@@ -98,55 +125,136 @@ def main(argv=None) -> int:
         n, m = parse_size(tokens)
         if args.jobs is not None and args.jobs < 1:
             raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+        group = _parse_group(args.shard)
+        lay = _layout(n, m, args)
     except UsageError as err:
         _say(f"error: {err}")
         return 2
-    return _run(n, m, args)
+    try:
+        return _run(n, m, lay, group, args)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
 
 
-def _run(n: int, m: int, args) -> int:
-    import numba
+def _parse_group(text):
+    from .shards import parse_group
+
+    if text is None:
+        return None
+    try:
+        return parse_group(text)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _layout(n, m, args):
+    from .shards import layout
+
+    try:
+        return layout(n, m, args.shard_bits, symmetry=not args.no_symmetry)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _run(n: int, m: int, lay, group, args) -> int:
+    from .runner import setup_logging
+
+    setup_logging(args.log, args.quiet)
+    jobs = args.jobs or os.cpu_count() or 1
+    explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None
+    est = None
+    if n * m > 20:
+        from .count import estimate_seconds
+
+        # One thread, no numba thread pool: the parent may still fork workers.
+        est = estimate_seconds(n, m, lay.symmetry, parallel=False) / jobs
+    if explicit or (est is not None and est >= CHECKPOINT_SECONDS):
+        return _run_sharded(lay, group or (0, 1), jobs, est, args)
+    return _run_in_process(n, m, lay.symmetry, jobs, est, args.quiet)
+
+
+def _bar(total: int, desc: str, quiet: bool):
     from tqdm import tqdm
 
-    from .count import count, estimate_seconds, plan
-
-    threads = min(args.jobs or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(threads)
-    symmetry = not args.no_symmetry
-    quiet = args.quiet
-    p = plan(n, m)
-    batch = 64
-    if n * m > 24:
-        est = estimate_seconds(n, m, symmetry)
-        if est > ANNOUNCE_SECONDS:
-            _say(f"{n}x{m} is 2^{n * m} grids; estimated time {_format_seconds(est)} on {threads} threads")
-        per_unit = est * threads / p.units  # one thread's seconds per unit
-        batch = max(threads, min(p.units, int(threads * BATCH_SECONDS / max(per_unit, 1e-9))))
-    bar = tqdm(
-        total=2 ** (n * m),
+    return tqdm(
+        total=total,
         unit="grid",
         unit_scale=True,
         file=sys.stderr,
         disable=quiet or not sys.stderr.isatty(),
-        desc=f"{n}x{m}",
+        desc=desc,
     )
-    done = [0]
 
-    def progress(units_done, units_total, elapsed):
-        grids = units_done << p.inner_bits
-        bar.update(grids - done[0])
-        done[0] = grids
+
+def _announce(n: int, m: int, est, jobs: int, fraction: float = 1.0, what: str = "threads") -> None:
+    if est is not None and est * fraction > ANNOUNCE_SECONDS:
+        _say(f"{n}x{m} is 2^{n * m} grids; estimated time {_format_seconds(est * fraction)} on {jobs} {what}")
+
+
+def _run_in_process(n: int, m: int, symmetry: bool, jobs: int, est, quiet: bool) -> int:
+    import numba
+
+    from .count import count, plan
+
+    threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    p = plan(n, m)
+    _announce(n, m, est, threads)
+    batch = 64
+    if est is not None:
+        per_unit = est * threads / p.units  # one thread's seconds per unit
+        batch = max(threads, min(p.units, int(threads * BATCH_SECONDS / max(per_unit, 1e-9))))
+    bar = _bar(2 ** (n * m), f"{n}x{m}", quiet)
+    start = time.perf_counter()
+    with bar:
+        total = count(n, m, symmetry=symmetry, batch=batch, progress=lambda done, *_: bar.update((done << p.inner_bits) - bar.n))
+    print(total, flush=True)
+    if not quiet:
+        _say(f"{n}x{m}: {total} of 2^{n * m} grids locally solvable; {time.perf_counter() - start:.2f} s on {threads} threads")
+    return 0
+
+
+def _run_sharded(lay, group, jobs: int, est, args) -> int:
+    from .checkpoint import CheckpointError
+    from .runner import Interrupted, run
+
+    n, m = lay.n, lay.m
+    directory = args.checkpoint_dir or default_dir()
+    group_size = len(range(group[0], lay.shards, group[1]))
+    bar = _bar(group_size * lay.grids_per_shard, f"{n}x{m}", args.quiet)
+
+    def progress(grids):
+        bar.update(grids - bar.n)
+
+    def announce(todo, shards):
+        _announce(n, m, est, jobs, todo / lay.shards, "processes")
 
     start = time.perf_counter()
     try:
-        total = count(n, m, symmetry=symmetry, batch=batch, progress=progress)
-    except KeyboardInterrupt:
-        bar.close()
-        _say("interrupted; nothing was saved (checkpoints come with sharded runs)")
-        return 130
-    bar.close()
+        with bar:
+            out = run(lay, directory, jobs, group, args.fresh, progress, announce)
+    except Interrupted as stop:
+        _say(
+            f"interrupted by {stop}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; "
+            "run the same command again to resume"
+        )
+        return 128 + stop.signum
+    except CheckpointError as err:
+        _say(f"error: {err}")
+        return 1
     wall = time.perf_counter() - start
-    print(total, flush=True)
-    if not quiet:
-        _say(f"{n}x{m}: {total} of 2^{n * m} grids locally solvable; {wall:.2f} s on {threads} threads")
+    print(out.total, flush=True)
+    if args.quiet:
+        return 0
+    reused = out.shards - out.computed
+    where = f"; {reused} of {out.shards} shards from the checkpoint" if reused else ""
+    if group != (0, 1):
+        _say(
+            f"{n}x{m}: {out.total} is the count of shard group {group[0]}/{group[1]} only ({out.shards} of "
+            f"{lay.shards} shards, recorded in {out.path}); add up all groups with: python -m localcount merge DIR..."
+        )
+    else:
+        _say(f"{n}x{m}: {out.total} of 2^{n * m} grids locally solvable")
+    _say(f"{wall:.2f} s on {jobs} processes{where}; checkpoint {out.path}")
     return 0

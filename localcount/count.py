@@ -103,15 +103,26 @@ def plan(n: int, m: int, unit_prefix_bits: int = UNIT_PREFIX_BITS) -> Plan:
     return Plan(n, m, unit_bits, cells - unit_bits)
 
 
-def count_units(p: Plan, units, symmetry: bool = True, **table_opts) -> np.ndarray:
-    """Weighted solvable counts of the given units (numba threads in parallel)."""
+def count_units(p: Plan, units, symmetry: bool = True, parallel: bool = True, **table_opts) -> np.ndarray:
+    """Weighted solvable counts of the given units, over numba threads if ``parallel``."""
     ctx = context(p.n, p.m, **table_opts)
     arr = np.asarray(units, dtype=np.int64)
-    return kernel._count_units(arr, p.inner_bits, p.n, p.m, symmetry, *ctx.args())
+    if parallel:
+        return kernel._count_units(arr, p.inner_bits, p.n, p.m, symmetry, *ctx.args())
+    return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
 
 
-def estimate_seconds(n: int, m: int, symmetry: bool = True, samples: int = 64, block_bits: int = 12, **table_opts) -> float:
-    """Expected wall time of ``count`` with the current numba threads (compile excluded).
+def count_unit(p: Plan, unit: int, symmetry: bool = True, **table_opts) -> int:
+    """Weighted solvable count of one unit, in this thread (no numba thread pool)."""
+    ctx = context(p.n, p.m, **table_opts)
+    return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, symmetry, *ctx.args()))
+
+
+def estimate_seconds(
+    n: int, m: int, symmetry: bool = True, parallel: bool = True, samples: int = 64, block_bits: int = 12, **table_opts
+) -> float:
+    """Expected wall time of ``count`` with the current numba threads, or of
+    one thread if not ``parallel`` (compile excluded).
 
     Times the kernel on a random sample of small blocks of consecutive
     enumeration indices (2^block_bits each), so the sample sees the same
@@ -123,9 +134,9 @@ def estimate_seconds(n: int, m: int, symmetry: bool = True, samples: int = 64, b
     fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))
     rng = np.random.default_rng(1)
     units = rng.integers(0, fine.units, size=min(samples, fine.units))
-    count_units(fine, units[:1], symmetry, **table_opts)  # compile / load from cache first
+    count_units(fine, units[:1], symmetry, parallel, **table_opts)  # compile / load from cache first
     start = time.perf_counter()
-    count_units(fine, units, symmetry, **table_opts)
+    count_units(fine, units, symmetry, parallel, **table_opts)
     return (time.perf_counter() - start) * fine.units / len(units)
 
 

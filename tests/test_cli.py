@@ -60,14 +60,14 @@ def test_bad_input(args, stdin, word):
     assert len(res.stderr.strip().splitlines()) == 1
 
 
-def test_long_size_announces_its_estimate():
+def test_long_size_announces_its_estimate(tmp_path):
     """A size expected to take over a minute says so before starting (then we stop it)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "localcount", "7", "7"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=dict(os.environ, PYTHONPATH=ROOT),
+        env=dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_CHECKPOINT_DIR=str(tmp_path)),
     )
     try:
         line = proc.stderr.readline()
@@ -75,3 +75,13 @@ def test_long_size_announces_its_estimate():
         proc.kill()
         proc.wait()
     assert "estimated time" in line and "2^49" in line
+    assert (tmp_path / "7x7-v1-s20-sym.log").exists()  # a long run is checkpointed by default
+
+
+def test_log_file_gets_every_worker_record(tmp_path):
+    log = tmp_path / "run.log"
+    res = run(("4", "4", "--checkpoint-dir", str(tmp_path), "--shard-bits", "5", "--log", str(log)))
+    assert res.returncode == 0 and res.stdout == "51234\n"
+    lines = log.read_text().splitlines()
+    assert len([line for line in lines if "shard " in line]) == 32
+    assert len({line.split()[2] for line in lines if "shard " in line}) >= 1  # worker pids

@@ -1,0 +1,126 @@
+"""``merge`` and ``status``: read checkpoint records, never write them.
+
+``merge DIR...`` adds up the shard records of one run found in several
+directories (e.g. from ``--shard K/N`` runs on several machines), like
+nauty's sumlines: the total is printed only when every shard is there, and
+two records that disagree about a shard are an error.  ``status [DIR...]``
+lists the runs a checkpoint directory holds: shards done, grids per second,
+ETA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from .checkpoint import CheckpointError, default_dir, find_logs, is_locked, read_log
+
+
+def _say(msg: str) -> None:
+    print(f"localcount: {msg}", file=sys.stderr, flush=True)
+
+
+def merge_logs(paths) -> dict:
+    """Layout key -> (Layout, {shard: count}, [files]); CheckpointError on disagreement."""
+    runs: dict = {}
+    for path in find_logs(paths):
+        log = read_log(path)
+        if log.damaged:
+            _say(f"warning: {path}: {log.damaged} damaged record(s) ignored")
+        lay, counts, files = runs.setdefault(log.layout.key, (log.layout, {}, []))
+        files.append(str(path))
+        for shard, rec in log.records.items():
+            if counts.get(shard, rec.count) != rec.count:
+                raise CheckpointError(
+                    f"shard {shard} of {lay.key} has different counts in {', '.join(files)}: "
+                    f"{counts[shard]} and {rec.count}; do not trust either, recompute it"
+                )
+            counts[shard] = rec.count
+    return runs
+
+
+def merge(paths) -> int:
+    """Print the total of each complete run in the given directories; exit status."""
+    try:
+        runs = merge_logs(paths)
+    except CheckpointError as err:
+        _say(f"error: {err}")
+        return 1
+    if not runs:
+        _say(f"error: no checkpoint files in {' '.join(map(str, paths))}")
+        return 1
+    status = 0
+    for key, (lay, counts, files) in sorted(runs.items()):
+        missing = lay.shards - len(counts)
+        if missing:
+            first = [s for s in range(lay.shards) if s not in counts][:5]
+            _say(
+                f"{key}: {missing} of {lay.shards} shards missing (e.g. {', '.join(map(str, first))}); "
+                "no total. Count them, e.g. with --shard K/N, then merge again"
+            )
+            status = 1
+            continue
+        total = sum(counts.values())
+        print(total if len(runs) == 1 else f"{lay.n} {lay.m} {total}", flush=True)
+        _say(f"{key}: all {lay.shards} shards from {len(files)} file(s): {lay.n}x{lay.m} count {total}")
+    return status
+
+
+def status(paths, jobs: int) -> int:
+    """Print one line per checkpoint: progress, rate and ETA."""
+    try:
+        logs = [read_log(p) for p in find_logs(paths)]
+    except CheckpointError as err:
+        _say(f"error: {err}")
+        return 1
+    if not logs:
+        _say(f"no checkpoints in {' '.join(map(str, paths))}")
+        return 0
+    print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'ETA':>10}  state")
+    for log in logs:
+        lay = log.layout
+        done = len(log.records)
+        busy = sum(r.seconds for r in log.records.values())
+        grids = done * lay.grids_per_shard
+        rate = grids / busy if busy > 0 else 0.0
+        left = (lay.shards - done) * lay.grids_per_shard
+        if done == lay.shards:
+            eta, state = "-", "complete"
+        else:
+            eta = _eta(left / (rate * jobs)) if rate else "?"
+            state = "running" if is_locked(log.path.with_suffix(".lock")) else "stopped"
+        if log.damaged:
+            state += f", {log.damaged} damaged"
+        last = max((r.when for r in log.records.values()), default=None)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
+        print(
+            f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} {eta:>10}  "
+            f"{state}, last record {when}, {log.path}"
+        )
+    return 0
+
+
+def _eta(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def main(command: str, argv) -> int:
+    """``merge DIR...`` or ``status [DIR...]``."""
+    p = argparse.ArgumentParser(prog=f"python -m localcount {command}")
+    if command == "merge":
+        p.add_argument("paths", nargs="+", help="checkpoint directories or files")
+        return merge(p.parse_args(argv).paths)
+    p.add_argument("paths", nargs="*", help=f"checkpoint directories (default: {default_dir()})")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes the ETA assumes")
+    args = p.parse_args(argv)
+    paths = args.paths or [default_dir()]
+    if not args.paths and not default_dir().exists():
+        _say(f"no checkpoints yet ({default_dir()} does not exist)")
+        return 0
+    return status(paths, max(1, args.jobs))

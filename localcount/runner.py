@@ -1,0 +1,219 @@
+"""Sharded, checkpointed runs over a pool of worker processes.
+
+The parent process owns the checkpoint (lock, records) and the progress bar;
+workers only count shards (serial numba kernel, one thread each, so N
+processes use N cores) and send back ``(shard, count, seconds)``.  A shard is
+recorded durably before it counts as done, so any stop loses at most the
+shards in flight; a rerun of the same command computes only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .checkpoint import Checkpoint, Record
+from .shards import Layout, count_shard, group_shards
+
+log = logging.getLogger("localcount")
+
+#: Test hook: seconds each worker sleeps after a shard, so that tests can
+#: interrupt a run at a chosen moment.  Never set it for real runs.
+DELAY_ENV = "LOCALCOUNT_TEST_SHARD_DELAY"
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM arrived; ``signum`` says which, ``saved`` how many shards are recorded."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.saved = 0
+        self.shards = 0
+        self.path = ""
+
+
+@dataclass
+class Outcome:
+    """What a sharded run produced."""
+
+    total: int  # sum over the group's shards (the full count when the group is 0/1)
+    shards: int  # shards in the group
+    computed: int  # shards computed by this run (the rest came from the checkpoint)
+    path: str  # the checkpoint file
+    warnings: list
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM this worker when the parent dies (e.g. SIGKILLed)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker(lay: Layout, conn) -> None:
+    """Worker process: count each shard received on ``conn``; None means stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    delay = float(os.environ.get(DELAY_ENV) or 0)
+    while True:
+        shard = conn.recv()
+        if shard is None:
+            return
+        start = time.perf_counter()
+        total = count_shard(lay, shard)
+        seconds = time.perf_counter() - start
+        if delay:
+            time.sleep(delay)
+        log.debug("shard %d of %s: %d in %.3f s (pid %d)", shard, lay.key, total, seconds, os.getpid())
+        conn.send((shard, total, seconds))
+
+
+class WorkerDied(Exception):
+    """A worker process ended without being asked to (killed, out of memory, ...)."""
+
+
+def run(
+    lay: Layout,
+    directory,
+    jobs: int,
+    group: tuple = (0, 1),
+    fresh: bool = False,
+    progress=None,
+    announce=None,
+) -> Outcome:
+    """Count the shards of ``group`` that the checkpoint lacks, recording each.
+
+    ``progress(grids_done)`` is called as shards finish (grids counted so far
+    in the group, including those from the checkpoint); ``announce(todo,
+    shards)`` once before the workers start.  Raises Interrupted
+    on SIGINT/SIGTERM after terminating the workers; every recorded shard
+    stays recorded.
+    """
+    with Checkpoint(directory, lay) as ckpt:
+        done = ckpt.open(fresh=fresh)
+        for w in ckpt.warnings:
+            log.warning(w)
+        shards = group_shards(lay, *group)
+        todo = [s for s in shards if s not in done]
+        # A fixed shuffle: every stretch of the run is a fair sample, so the rate predicts the ETA.
+        todo = [todo[i] for i in np.random.default_rng(0).permutation(len(todo))]
+        grids = (len(shards) - len(todo)) * lay.grids_per_shard
+        if announce:
+            announce(len(todo), len(shards))
+        if progress:
+            progress(grids)
+        if todo:
+            try:
+                _run_pool(lay, todo, jobs, ckpt, done, progress, grids)
+            except Interrupted as stop:
+                stop.saved = sum(s in done for s in shards)
+                stop.shards, stop.path = len(shards), str(ckpt.path)
+                raise
+        total = sum(done[s].count for s in shards)
+        return Outcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
+
+
+def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
+    """Feed shards to ``jobs`` worker processes, one at a time each; record results as they come.
+
+    Each worker has its own pipe and nothing is shared, so a worker that dies
+    (or is killed) cannot leave a lock held: the parent notices through the
+    process sentinel, and on any exit kills the workers it started.
+    """
+
+    def on_signal(signum, frame):
+        raise Interrupted(signum)
+
+    ctx = multiprocessing.get_context("fork")
+    old = {s: signal.signal(s, on_signal) for s in _STOP_SIGNALS}
+    tasks = iter(todo)
+    workers = []
+    finished = False
+    try:
+        for _ in range(min(jobs, len(todo))):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(lay, theirs), daemon=True)
+            proc.start()
+            theirs.close()
+            workers.append((proc, mine))
+        busy = {}  # pipe -> (process, shard)
+        for proc, conn in workers:
+            shard = next(tasks, None)
+            if shard is not None:
+                conn.send(int(shard))
+                busy[conn] = (proc, shard)
+        while busy:
+            sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
+            for ready in multiprocessing.connection.wait([*busy, *sentinels]):
+                if ready in sentinels:
+                    conn, proc, shard = sentinels[ready]
+                    if conn in busy and not conn.poll():
+                        raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
+                    continue
+                if ready not in busy:
+                    continue
+                proc, _ = busy.pop(ready)
+                try:
+                    shard, total, seconds = ready.recv()
+                except EOFError:
+                    raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode})") from None
+                # Signals wait until the record is both on disk and in ``done``,
+                # so the interrupt message counts exactly what the file holds.
+                signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+                try:
+                    ckpt.record(shard, total, seconds)
+                    done[shard] = Record(total, seconds, time.time())
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+                grids += lay.grids_per_shard
+                if progress:
+                    progress(grids)
+                nxt = next(tasks, None)
+                ready.send(None if nxt is None else int(nxt))
+                if nxt is not None:
+                    busy[ready] = (proc, nxt)
+        finished = True
+    finally:
+        for proc, conn in workers:
+            if finished:
+                proc.join(timeout=10)  # let it flush its log records
+            if proc.exitcode is None:
+                proc.kill()
+            proc.join()
+            conn.close()
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def setup_logging(log_file=None, quiet=False) -> None:
+    """Warnings to stderr (unless quiet), everything to ``log_file``; workers' records too."""
+    root = logging.getLogger()
+    root.setLevel(logging.DEBUG)
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setLevel(logging.ERROR if quiet else logging.WARNING)
+    stderr.setFormatter(logging.Formatter("localcount: %(message)s"))
+    root.addHandler(stderr)
+    if log_file:
+        fh = logging.FileHandler(log_file)
+        fh.setLevel(logging.DEBUG)
+        fh.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
+        root.addHandler(fh)
+    if multiprocessing.get_start_method(allow_none=True) in (None, "fork"):
+        import multiprocessing_logging
+
+        multiprocessing.set_start_method("fork", force=True)
+        multiprocessing_logging.install_mp_handler()

@@ -1,0 +1,83 @@
+"""Checkpoint files: durable records, tolerant reads, no foreign or conflicting data."""
+
+import pytest
+
+from localcount.checkpoint import Checkpoint, CheckpointError, header_line, read_log, record_line
+from localcount.shards import layout
+
+LAY = layout(4, 4, 4)
+
+
+def write(path, text):
+    path.write_text(text)
+
+
+def test_records_survive_reopening(tmp_path):
+    with Checkpoint(tmp_path, LAY) as ck:
+        assert ck.open() == {}
+        ck.record(3, 17, 0.5)
+        ck.record(7, 0, 0.1)
+    with Checkpoint(tmp_path, LAY) as ck:
+        done = ck.open()
+    assert {s: r.count for s, r in done.items()} == {3: 17, 7: 0}
+
+
+def test_fresh_starts_over(tmp_path):
+    with Checkpoint(tmp_path, LAY) as ck:
+        ck.open()
+        ck.record(3, 17, 0.5)
+    with Checkpoint(tmp_path, LAY) as ck:
+        assert ck.open(fresh=True) == {}
+
+
+def test_damaged_and_truncated_records_are_dropped_and_kept_aside(tmp_path):
+    key = LAY.key
+    good = record_line(key, 1, 10, 0.1, 1.0)
+    bad_crc = record_line(key, 2, 20, 0.1, 1.0).replace(" 20 ", " 21 ")
+    garbage = "this is not a record\n"
+    truncated = record_line(key, 4, 40, 0.1, 1.0)[:-7]  # cut short, no newline
+    path = tmp_path / f"{key}.log"
+    write(path, header_line(key) + good + bad_crc + garbage + truncated)
+    with Checkpoint(tmp_path, LAY) as ck:
+        done = ck.open()
+        assert ck.warnings and "3 damaged" in ck.warnings[0]
+        ck.record(4, 40, 0.1)  # appending after the repair gives a clean record
+    assert {s: r.count for s, r in read_log(path).records.items()} == {1: 10, 4: 40}
+    assert read_log(path).damaged == 0
+    assert list(tmp_path.glob(f"{key}.log.damaged-*"))
+    assert set(done) == {1}
+
+
+def test_foreign_header_is_refused(tmp_path):
+    other = layout(4, 4, 5)
+    write(tmp_path / f"{LAY.key}.log", header_line(other.key))
+    with pytest.raises(CheckpointError, match="belongs to run"):
+        Checkpoint(tmp_path, LAY).open()
+
+
+def test_unreadable_header_is_refused(tmp_path):
+    write(tmp_path / f"{LAY.key}.log", "garbage\n")
+    with pytest.raises(CheckpointError, match="no valid header"):
+        Checkpoint(tmp_path, LAY).open()
+
+
+def test_record_of_another_run_fails_its_checksum(tmp_path):
+    other = layout(4, 4, 5)
+    write(tmp_path / f"{LAY.key}.log", header_line(LAY.key) + record_line(other.key, 1, 5, 0.1, 1.0))
+    assert read_log(tmp_path / f"{LAY.key}.log").records == {}
+
+
+def test_conflicting_records_are_refused(tmp_path):
+    key = LAY.key
+    write(
+        tmp_path / f"{key}.log",
+        header_line(key) + record_line(key, 1, 10, 0.1, 1.0) + record_line(key, 1, 11, 0.1, 1.0),
+    )
+    with pytest.raises(CheckpointError, match="two different counts"):
+        read_log(tmp_path / f"{key}.log")
+
+
+def test_out_of_range_shard_is_damage(tmp_path):
+    key = LAY.key
+    write(tmp_path / f"{key}.log", header_line(key) + record_line(key, LAY.shards, 1, 0.1, 1.0))
+    assert read_log(tmp_path / f"{key}.log").damaged == 1

@@ -1,0 +1,171 @@
+"""Real runs stopped by SIGKILL, SIGINT and SIGTERM, then resumed: exact, nothing recomputed."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from localcount.checkpoint import read_log
+from localcount.runner import DELAY_ENV
+from localcount.shards import layout
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIVE = 24976511
+LAY = layout(5, 5)  # default layout: 256 shards
+
+
+def command(ckdir, *extra):
+    return [sys.executable, "-m", "localcount", "5", "5", "--jobs", "2", "--checkpoint-dir", str(ckdir), *extra]
+
+
+def env(delay=0.0):
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    e[DELAY_ENV] = str(delay)
+    return e
+
+
+def record_lines(ckdir):
+    """Raw record lines of the 5x5 checkpoint (every append, duplicates included)."""
+    path = ckdir / f"{LAY.key}.log"
+    if not path.exists():
+        return []
+    return [line for line in path.read_text().splitlines()[1:] if line.strip()]
+
+
+def start(ckdir, delay):
+    return subprocess.Popen(
+        command(ckdir),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(delay),
+        start_new_session=True,  # its own process group, like a job in a terminal
+    )
+
+
+def wait_for_records(ckdir, proc, at_least, timeout=120):
+    deadline = time.time() + timeout
+    while len(record_lines(ckdir)) < at_least:
+        assert proc.poll() is None, proc.communicate()
+        assert time.time() < deadline
+        time.sleep(0.005)
+
+
+def finish(ckdir):
+    res = subprocess.run(command(ckdir), capture_output=True, text=True, env=env(), timeout=300)
+    assert res.returncode == 0, res.stderr
+    return res
+
+
+def assert_each_shard_once(ckdir):
+    shards = [int(line.split()[0]) for line in record_lines(ckdir)]
+    assert len(shards) == len(set(shards)) == LAY.shards  # nothing recomputed, nothing missing
+    log = read_log(ckdir / f"{LAY.key}.log")
+    assert log.damaged == 0 and sum(r.count for r in log.records.values()) == FIVE
+
+
+def test_sigkill_at_several_moments_then_resume(tmp_path):
+    before = 0
+    for at_least in (1, 40, 120, 200):
+        proc = start(tmp_path, delay=0.02)
+        wait_for_records(tmp_path, proc, at_least)
+        os.killpg(proc.pid, signal.SIGKILL)  # the whole job: parent and workers, no warning
+        proc.wait()
+        now = len(record_lines(tmp_path))
+        assert before < now < LAY.shards
+        before = now
+    res = finish(tmp_path)
+    assert res.stdout == f"{FIVE}\n"
+    assert f"{before} of {LAY.shards} shards from the checkpoint" in res.stderr
+    assert_each_shard_once(tmp_path)
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_keeps_finished_shards(tmp_path, sig, status):
+    for at_least in (5, 100):
+        proc = start(tmp_path, delay=0.02)
+        wait_for_records(tmp_path, proc, at_least)
+        os.killpg(proc.pid, sig)  # Ctrl-C reaches the whole foreground job
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == status, err
+        assert out == ""
+        assert "run the same command again to resume" in err
+        assert "Traceback" not in err
+        saved = len(record_lines(tmp_path))
+        assert f"{saved} of {LAY.shards} shards are saved" in err
+    assert finish(tmp_path).stdout == f"{FIVE}\n"
+    assert_each_shard_once(tmp_path)
+
+
+def test_second_run_on_the_same_checkpoint_is_refused(tmp_path):
+    proc = start(tmp_path, delay=0.05)
+    try:
+        wait_for_records(tmp_path, proc, 1)
+        res = subprocess.run(command(tmp_path), capture_output=True, text=True, env=env(), timeout=120)
+        assert res.returncode == 1
+        assert res.stdout == ""
+        assert "in use by another run" in res.stderr
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def test_corrupt_checkpoint_recomputes_only_the_damage(tmp_path):
+    finish(tmp_path)
+    path = tmp_path / f"{LAY.key}.log"
+    lines = path.read_text().splitlines(keepends=True)
+    lines[5] = lines[5].replace(" ", "  ", 1)[:-4] + "zz\n"  # a bad checksum
+    lines[-1] = lines[-1][:10]  # a torn last write
+    path.write_text("".join(lines))
+    res = finish(tmp_path)
+    assert res.stdout == f"{FIVE}\n"
+    assert "2 damaged record(s) ignored" in res.stderr
+    assert f"{LAY.shards - 2} of {LAY.shards} shards from the checkpoint" in res.stderr
+    assert_each_shard_once(tmp_path)
+
+
+def test_foreign_checkpoint_is_refused_with_instructions(tmp_path):
+    other = layout(4, 4)
+    subprocess.run(
+        [sys.executable, "-m", "localcount", "4", "4", "--checkpoint-dir", str(tmp_path)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    os.replace(tmp_path / f"{other.key}.log", tmp_path / f"{LAY.key}.log")
+    res = subprocess.run(command(tmp_path), capture_output=True, text=True, env=env(), timeout=120)
+    assert res.returncode == 1 and res.stdout == ""
+    assert "belongs to run 4x4" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_shard_groups_merge_to_the_full_count(tmp_path):
+    dirs = []
+    for k in range(3):
+        d = tmp_path / f"machine{k}"
+        res = subprocess.run(
+            [sys.executable, "-m", "localcount", "4", "6", "--shard", f"{k}/3", "--checkpoint-dir", str(d)],
+            capture_output=True,
+            text=True,
+            env=env(),
+            timeout=120,
+        )
+        assert res.returncode == 0, res.stderr
+        assert "shard group" in res.stderr
+        dirs.append(str(d))
+    merge = [sys.executable, "-m", "localcount", "merge"]
+    res = subprocess.run(merge + dirs, capture_output=True, text=True, env=env())
+    assert res.returncode == 0 and res.stdout == "12560410\n"
+    res = subprocess.run(merge + dirs[:2], capture_output=True, text=True, env=env())
+    assert res.returncode == 1 and res.stdout == "" and "missing" in res.stderr
+
+
+def test_status_lists_runs(tmp_path):
+    finish(tmp_path)
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "status", str(tmp_path)], capture_output=True, text=True, env=env()
+    )
+    assert res.returncode == 0
+    assert LAY.key in res.stdout and "complete" in res.stdout
