@@ -24,6 +24,7 @@ import time
 
 from . import __version__
 from .checkpoint import ENV_DIR, default_dir
+from .report import format_seconds
 
 #: Sizes expected to take longer than this print their estimated time first.
 ANNOUNCE_SECONDS = 60.0
@@ -93,16 +94,6 @@ def _say(msg: str) -> None:
     print(f"localcount: {msg}", file=sys.stderr, flush=True)
 
 
-def _format_seconds(s: float) -> str:
-    if s < 120:
-        return f"{s:.0f} s"
-    if s < 7200:
-        return f"{s / 60:.0f} min"
-    if s < 3 * 86400:
-        return f"{s / 3600:.1f} h"
-    return f"{s / 86400:.0f} days"
-
-
 def _split_argv(argv):
     """Pull negative numbers out of argv before argparse takes them for options."""
     sizes = [a for a in argv if re.fullmatch(r"-\d+", a)]
@@ -160,7 +151,11 @@ def _layout(n, m, args):
 def _run(n: int, m: int, lay, group, args) -> int:
     from .runner import setup_logging
 
-    setup_logging(args.log, args.quiet)
+    try:
+        setup_logging(args.log, args.quiet)
+    except OSError as err:
+        _say(f"error: cannot write the log file {args.log}: {err.strerror}")
+        return 2
     jobs = args.jobs or os.cpu_count() or 1
     explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None
     est = None
@@ -189,7 +184,7 @@ def _bar(total: int, desc: str, quiet: bool):
 
 def _announce(n: int, m: int, est, jobs: int, fraction: float = 1.0, what: str = "threads") -> None:
     if est is not None and est * fraction > ANNOUNCE_SECONDS:
-        _say(f"{n}x{m} is 2^{n * m} grids; estimated time {_format_seconds(est * fraction)} on {jobs} {what}")
+        _say(f"{n}x{m} is 2^{n * m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
 
 
 def _run_in_process(n: int, m: int, symmetry: bool, jobs: int, est, quiet: bool) -> int:
@@ -217,7 +212,7 @@ def _run_in_process(n: int, m: int, symmetry: bool, jobs: int, est, quiet: bool)
 
 def _run_sharded(lay, group, jobs: int, est, args) -> int:
     from .checkpoint import CheckpointError
-    from .runner import Interrupted, run
+    from .runner import Interrupted, Stopped, run
 
     n, m = lay.n, lay.m
     directory = args.checkpoint_dir or default_dir()
@@ -234,12 +229,10 @@ def _run_sharded(lay, group, jobs: int, est, args) -> int:
     try:
         with bar:
             out = run(lay, directory, jobs, group, args.fresh, progress, announce)
-    except Interrupted as stop:
-        _say(
-            f"interrupted by {stop}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; "
-            "run the same command again to resume"
-        )
-        return 128 + stop.signum
+    except Stopped as stop:
+        what = f"interrupted by {stop}" if isinstance(stop, Interrupted) else f"error: {stop}"
+        _say(f"{what}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; run the same command again to resume")
+        return 128 + stop.signum if isinstance(stop, Interrupted) else 1
     except CheckpointError as err:
         _say(f"error: {err}")
         return 1

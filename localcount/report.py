@@ -89,7 +89,7 @@ def status(paths, jobs: int) -> int:
         if done == lay.shards:
             eta, state = "-", "complete"
         else:
-            eta = _eta(left / (rate * jobs)) if rate else "?"
+            eta = format_seconds(left / (rate * jobs)) if rate else "?"
             state = "running" if is_locked(log.path.with_suffix(".lock")) else "stopped"
         if log.damaged:
             state += f", {log.damaged} damaged"
@@ -102,12 +102,15 @@ def status(paths, jobs: int) -> int:
     return 0
 
 
-def _eta(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+def format_seconds(s: float) -> str:
+    """A duration for people: '45 s', '17 min', '9.3 h', '86 days'."""
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 7200:
+        return f"{s / 60:.0f} min"
+    if s < 3 * 86400:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:.0f} days"
 
 
 def main(command: str, argv) -> int:

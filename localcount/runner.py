@@ -31,15 +31,24 @@ DELAY_ENV = "LOCALCOUNT_TEST_SHARD_DELAY"
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-class Interrupted(Exception):
-    """SIGINT or SIGTERM arrived; ``signum`` says which, ``saved`` how many shards are recorded."""
+class Stopped(Exception):
+    """The run stopped early; ``saved`` of ``shards`` shards are recorded in ``path``."""
+
+    saved = 0
+    shards = 0
+    path = ""
+
+
+class Interrupted(Stopped):
+    """SIGINT or SIGTERM arrived; ``signum`` says which."""
 
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-        self.saved = 0
-        self.shards = 0
-        self.path = ""
+
+
+class WorkerDied(Stopped):
+    """A worker process ended without being asked to (killed, out of memory, ...)."""
 
 
 @dataclass
@@ -82,10 +91,6 @@ def _worker(lay: Layout, conn) -> None:
         conn.send((shard, total, seconds))
 
 
-class WorkerDied(Exception):
-    """A worker process ended without being asked to (killed, out of memory, ...)."""
-
-
 def run(
     lay: Layout,
     directory,
@@ -119,7 +124,7 @@ def run(
         if todo:
             try:
                 _run_pool(lay, todo, jobs, ckpt, done, progress, grids)
-            except Interrupted as stop:
+            except Stopped as stop:
                 stop.saved = sum(s in done for s in shards)
                 stop.shards, stop.path = len(shards), str(ckpt.path)
                 raise
@@ -135,8 +140,13 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
     process sentinel, and on any exit kills the workers it started.
     """
 
+    # A signal only notes itself and wakes the wait below through a pipe: the
+    # loop stops at a safe point, never between recording a shard and counting it.
+    stop, wake = [], os.pipe()
+
     def on_signal(signum, frame):
-        raise Interrupted(signum)
+        stop.append(signum)
+        os.write(wake[1], b"!")
 
     ctx = multiprocessing.get_context("fork")
     old = {s: signal.signal(s, on_signal) for s in _STOP_SIGNALS}
@@ -145,6 +155,8 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
     finished = False
     try:
         for _ in range(min(jobs, len(todo))):
+            if stop:
+                raise Interrupted(stop[0])
             mine, theirs = ctx.Pipe()
             proc = ctx.Process(target=_worker, args=(lay, theirs), daemon=True)
             proc.start()
@@ -158,10 +170,16 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
                 busy[conn] = (proc, shard)
         while busy:
             sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
-            for ready in multiprocessing.connection.wait([*busy, *sentinels]):
+            ready_list = multiprocessing.connection.wait([*busy, *sentinels, wake[0]])
+            if stop:
+                raise Interrupted(stop[0])
+            for ready in ready_list:
                 if ready in sentinels:
                     conn, proc, shard = sentinels[ready]
                     if conn in busy and not conn.poll():
+                        time.sleep(0.1)  # a signal to the whole job may be what killed it: report that instead
+                        if stop:
+                            raise Interrupted(stop[0])
                         raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
                     continue
                 if ready not in busy:
@@ -171,14 +189,8 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
                     shard, total, seconds = ready.recv()
                 except EOFError:
                     raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode})") from None
-                # Signals wait until the record is both on disk and in ``done``,
-                # so the interrupt message counts exactly what the file holds.
-                signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-                try:
-                    ckpt.record(shard, total, seconds)
-                    done[shard] = Record(total, seconds, time.time())
-                finally:
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+                ckpt.record(shard, total, seconds)
+                done[shard] = Record(total, seconds, time.time())
                 grids += lay.grids_per_shard
                 if progress:
                     progress(grids)
@@ -197,6 +209,8 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
             conn.close()
         for s, handler in old.items():
             signal.signal(s, handler)
+        os.close(wake[0])
+        os.close(wake[1])
 
 
 def setup_logging(log_file=None, quiet=False) -> None:

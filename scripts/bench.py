@@ -4,6 +4,12 @@
     python scripts/bench.py                       # 5x5, 4x6, 5x6
     python scripts/bench.py --sizes 4x4 --threads 1
     python scripts/bench.py --warm-cache          # reuse numba's on-disk cache
+    python scripts/bench.py --sizes 5x6 --mode shards   # sharded, checkpointed runs
+
+Modes: ``threads`` counts in-process over numba threads (``count.count``);
+``shards`` runs the sharded, checkpointed path of the command line (worker
+processes, a fresh checkpoint directory per size, every shard fsynced), so
+the two modes' times give the overhead of sharding and checkpointing.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -59,9 +65,10 @@ def git_commit() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
-    ap.add_argument("--threads", type=int, default=None, help="numba threads (default: all cores)")
+    ap.add_argument("--threads", type=int, default=None, help="numba threads or worker processes (default: all cores)")
     ap.add_argument("--no-symmetry", action="store_true", help="enumerate every grid")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
+    ap.add_argument("--mode", choices=["threads", "shards"], default="threads", help="in-process threads or sharded processes")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)
@@ -74,13 +81,26 @@ def main() -> int:
     from localcount.count import context, count, solve_grids
 
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(threads)
+    if args.mode == "threads":
+        numba.set_num_threads(threads)
     symmetry = not args.no_symmetry
 
+    from localcount.runner import run as run_sharded
+    from localcount.shards import count_shard, layout
+
     start = time.perf_counter()
-    count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
-    solve_grids([0], 2, 3)
+    if args.mode == "threads":
+        count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
+        solve_grids([0], 2, 3)
+    else:  # no numba thread pool in the parent: it forks the workers
+        count_shard(layout(2, 3, symmetry=symmetry), 0)
     compile_s = time.perf_counter() - start
+
+    def timed_count(n, m):
+        if args.mode == "threads":
+            return count(n, m, symmetry=symmetry)
+        with tempfile.TemporaryDirectory() as ckdir:
+            return run_sharded(layout(n, m, symmetry=symmetry), ckdir, threads).total
 
     out = open(args.out, "w") if args.out else None
 
@@ -92,13 +112,16 @@ def main() -> int:
     emit(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
     emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {git_commit()}")
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
-    emit(f"# machine: {cpu_model()}, {os.cpu_count()} cores; threads={threads}, symmetry={'on' if symmetry else 'off'}")
+    emit(
+        f"# machine: {cpu_model()}, {os.cpu_count()} cores; mode={args.mode}, "
+        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={'on' if symmetry else 'off'}"
+    )
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s")
-    emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/thread':>15} {'threads':>7}")
+    emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7}")
     for n, m in sizes:
         context(n, m)  # build the line tables outside the timing
         t0 = time.perf_counter()
-        total = count(n, m, symmetry=symmetry)
+        total = timed_count(n, m)
         wall = time.perf_counter() - t0
         grids = 2 ** (n * m)
         rate = grids / wall

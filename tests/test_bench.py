@@ -4,12 +4,15 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_bench_runs():
+@pytest.mark.parametrize("mode", ["threads", "shards"])
+def test_bench_runs(mode):
     res = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "3x3,2x5", "--warm-cache"],
+        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "3x3,2x5", "--warm-cache", "--mode", mode],
         capture_output=True,
         text=True,
         env=dict(os.environ, PYTHONPATH=ROOT),

@@ -85,3 +85,9 @@ def test_log_file_gets_every_worker_record(tmp_path):
     lines = log.read_text().splitlines()
     assert len([line for line in lines if "shard " in line]) == 32
     assert len({line.split()[2] for line in lines if "shard " in line}) >= 1  # worker pids
+
+
+def test_unwritable_log_file_is_bad_input(tmp_path):
+    res = run(("3", "--log", str(tmp_path / "no" / "such" / "dir" / "x.log")))
+    assert res.returncode == 2 and res.stdout == ""
+    assert "cannot write the log file" in res.stderr

@@ -169,3 +169,20 @@ def test_status_lists_runs(tmp_path):
     )
     assert res.returncode == 0
     assert LAY.key in res.stdout and "complete" in res.stdout
+
+
+def test_a_worker_killed_alone_stops_the_run_cleanly(tmp_path):
+    proc = start(tmp_path, delay=0.05)
+    try:
+        wait_for_records(tmp_path, proc, 4)
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        os.kill(int(kids[0]), signal.SIGKILL)  # e.g. the out-of-memory killer
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 1 and out == ""
+    assert "died" in err and "run the same command again to resume" in err and "Traceback" not in err
+    assert finish(tmp_path).stdout == f"{FIVE}\n"
+    assert_each_shard_once(tmp_path)
