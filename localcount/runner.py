@@ -123,7 +123,10 @@ def run(
             progress(grids)
         if todo:
             try:
-                _run_pool(lay, todo, jobs, ckpt, done, progress, grids)
+                try:
+                    _run_pool(lay, todo, jobs, ckpt, done, progress, grids)
+                except OSError as err:  # e.g. the disk is full: the records so far are safe
+                    raise Stopped(f"cannot write the checkpoint: {err.strerror or err}") from err
             except Stopped as stop:
                 stop.saved = sum(s in done for s in shards)
                 stop.shards, stop.path = len(shards), str(ckpt.path)
@@ -148,6 +151,13 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
         stop.append(signum)
         os.write(wake[1], b"!")
 
+    def lost(proc, shard):
+        """A worker is gone; a signal to the whole job may be what killed it: report that first."""
+        time.sleep(0.1)
+        if stop:
+            return Interrupted(stop[0])
+        return WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
+
     ctx = multiprocessing.get_context("fork")
     old = {s: signal.signal(s, on_signal) for s in _STOP_SIGNALS}
     tasks = iter(todo)
@@ -166,7 +176,10 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
         for proc, conn in workers:
             shard = next(tasks, None)
             if shard is not None:
-                conn.send(int(shard))
+                try:
+                    conn.send(int(shard))
+                except OSError:
+                    raise lost(proc, shard) from None
                 busy[conn] = (proc, shard)
         while busy:
             sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
@@ -177,25 +190,27 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
                 if ready in sentinels:
                     conn, proc, shard = sentinels[ready]
                     if conn in busy and not conn.poll():
-                        time.sleep(0.1)  # a signal to the whole job may be what killed it: report that instead
-                        if stop:
-                            raise Interrupted(stop[0])
-                        raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
+                        raise lost(proc, shard)
                     continue
                 if ready not in busy:
                     continue
-                proc, _ = busy.pop(ready)
+                proc, shard = busy.pop(ready)
                 try:
                     shard, total, seconds = ready.recv()
-                except EOFError:
-                    raise WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode})") from None
+                except (EOFError, OSError):
+                    raise lost(proc, shard) from None
                 ckpt.record(shard, total, seconds)
                 done[shard] = Record(total, seconds, time.time())
                 grids += lay.grids_per_shard
                 if progress:
                     progress(grids)
+                if stop:
+                    raise Interrupted(stop[0])
                 nxt = next(tasks, None)
-                ready.send(None if nxt is None else int(nxt))
+                try:
+                    ready.send(None if nxt is None else int(nxt))
+                except OSError:  # BrokenPipeError: it died after sending its result
+                    raise lost(proc, nxt) from None
                 if nxt is not None:
                     busy[ready] = (proc, nxt)
         finished = True
