@@ -3,14 +3,17 @@
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(args=(), stdin=""):
+def run(args=(), stdin="", ckdir=None):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # a slow machine may checkpoint even 5x5 (estimated over a second): keep it out of $HOME
+    env["LOCALCOUNT_CHECKPOINT_DIR"] = str(ckdir or tempfile.mkdtemp(prefix="localcount-test-"))
     return subprocess.run(
         [sys.executable, "-m", "localcount", *args],
         input=stdin,
