@@ -63,7 +63,29 @@ def test_transpose_gives_the_same_count(n, m):
 
 def test_symmetry_reduction_equals_full_enumeration_beyond_the_reference():
     for n, m in [(4, 5), (5, 4), (3, 7), (2, 10), (1, 18)]:
-        assert count(n, m) == count(n, m, symmetry=False)
+        assert count(n, m) == count(n, m, symmetry=False, specialized=False)
+
+
+#: Sizes for the kernels generated per size (each one costs a compilation).
+SPECIALISED = [(1, 1), (1, 5), (4, 1), (2, 2), (2, 5), (3, 3), (3, 5), (5, 3), (4, 4), (2, 8), (1, 12)]
+
+
+@pytest.mark.parametrize("n,m", SPECIALISED)
+def test_specialised_kernel_equals_reference(n, m):
+    assert count(n, m, specialized=True) == count(n, m, symmetry=False, specialized=True) == reference(n, m)
+
+
+@pytest.mark.parametrize("n,m", [(4, 5), (3, 7), (2, 10), (5, 5), (4, 6), (6, 4)])
+def test_specialised_kernel_equals_plain_kernel(n, m):
+    assert count(n, m) == count(n, m, specialized=False)
+
+
+def test_specialised_shards_equal_plain_shards():
+    from localcount.count import count_unit, plan
+
+    p = plan(4, 6, unit_prefix_bits=7)
+    for unit in range(p.units):
+        assert count_unit(p, unit, specialized=True) == count_unit(p, unit, specialized=False)
 
 
 @pytest.mark.slow
