@@ -74,10 +74,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
-        "--no-symmetry",
-        action="store_true",
-        help="enumerate every grid instead of one border per symmetry class (slower; a cross-check)",
+        "--symmetry",
+        choices=["auto", "none", "flips", "square"],
+        default="auto",
+        help="count one border per class of this symmetry group, weighted by class size: flips "
+        "(up-down, left-right), square (also transposition; squares only), none (every grid), "
+        "auto (square for squares, else flips). Groups are independent code paths for cross-checks.",
     )
+    p.add_argument("--no-symmetry", action="store_true", help="same as --symmetry none")
     p.add_argument(
         "--checkpoint-dir",
         help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})",
@@ -143,7 +147,7 @@ def _layout(n, m, args):
     from .shards import layout
 
     try:
-        return layout(n, m, args.shard_bits, symmetry=not args.no_symmetry)
+        return layout(n, m, args.shard_bits, symmetry="none" if args.no_symmetry else args.symmetry)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
@@ -187,7 +191,7 @@ def _announce(n: int, m: int, est, jobs: int, fraction: float = 1.0, what: str =
         _say(f"{n}x{m} is 2^{n * m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
 
 
-def _run_in_process(n: int, m: int, symmetry: bool, jobs: int, est, quiet: bool) -> int:
+def _run_in_process(n: int, m: int, symmetry: str, jobs: int, est, quiet: bool) -> int:
     import numba
 
     from .count import count, plan

@@ -27,6 +27,9 @@ UNIT_PREFIX_BITS = 12
 #: compilation each and use the plain kernel.
 SPECIALIZE_MIN_CELLS = 20
 
+#: Symmetry groups by name (see kernel.py): "auto" is "square" for squares, else "flips".
+GROUPS = {"none": kernel.NONE, "flips": kernel.FLIPS, "square": kernel.SQUARE}
+
 _NO_TABLE = np.zeros(1, np.uint16)
 _NO_SPREAD = np.zeros((1, 1), np.uint64)
 
@@ -40,6 +43,19 @@ def check_size(n: int, m: int) -> None:
             raise ValueError(f"{name} must be non-negative, got {v}")
     if n * m > MAX_CELLS:
         raise ValueError(f"{n}x{m} has {n * m} cells; at most {MAX_CELLS} are supported")
+
+
+def symmetry_group(n: int, m: int, symmetry=True) -> str:
+    """The group name for a symmetry setting: True/"auto", False/"none", "flips" or "square"."""
+    if symmetry is True or symmetry == "auto":
+        return "square" if n == m >= 2 else "flips"
+    if symmetry is False:
+        return "none"
+    if symmetry not in GROUPS:
+        raise ValueError(f"symmetry must be one of auto, {', '.join(GROUPS)}; got {symmetry!r}")
+    if symmetry == "square" and not n == m >= 2:
+        raise ValueError(f"the square's symmetries need n = m >= 2, not {n}x{m}")
+    return symmetry
 
 
 @dataclass(frozen=True)
@@ -125,27 +141,33 @@ def plan(n: int, m: int, unit_prefix_bits: int = UNIT_PREFIX_BITS) -> Plan:
     return Plan(n, m, unit_bits, cells - unit_bits)
 
 
-def count_units(p: Plan, units, symmetry: bool = True, parallel: bool = True, **table_opts) -> np.ndarray:
-    """Weighted solvable counts of the given units, over numba threads if ``parallel``."""
+def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_opts) -> np.ndarray:
+    """Weighted solvable counts of the given units, over numba threads if ``parallel``.
+
+    A unit's count depends on the symmetry group (its index layout and
+    weights); only the sum over all units is the same for every group.
+    """
     ctx = context(p.n, p.m, **table_opts)
+    group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     arr = np.asarray(units, dtype=np.int64)
     if not parallel:
         return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
-        return ctx.spec.count_units(arr, p.inner_bits, symmetry, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread)
-    return kernel._count_units(arr, p.inner_bits, p.n, p.m, symmetry, *ctx.args())
+        return ctx.spec.count_units(arr, p.inner_bits, group, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread)
+    return kernel._count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
 
 
-def count_unit(p: Plan, unit: int, symmetry: bool = True, **table_opts) -> int:
+def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
     """Weighted solvable count of one unit, in this thread (no numba thread pool)."""
     ctx = context(p.n, p.m, **table_opts)
+    group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
-        return int(ctx.spec.count_unit(unit, p.inner_bits, symmetry, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread))
-    return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, symmetry, *ctx.args()))
+        return int(ctx.spec.count_unit(unit, p.inner_bits, group, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread))
+    return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
 
 
 def estimate_seconds(
-    n: int, m: int, symmetry: bool = True, parallel: bool = True, samples: int = 64, block_bits: int = 12, **table_opts
+    n: int, m: int, symmetry=True, parallel: bool = True, samples: int = 64, block_bits: int = 12, **table_opts
 ) -> float:
     """Expected wall time of ``count`` with the current numba threads, or of
     one thread if not ``parallel`` (compile excluded).
@@ -170,7 +192,7 @@ def count(
     n: int,
     m: int,
     *,
-    symmetry: bool = True,
+    symmetry=True,
     batch: int = 64,
     progress=None,
     unit_prefix_bits: int = UNIT_PREFIX_BITS,
@@ -178,6 +200,8 @@ def count(
 ) -> int:
     """Number of n×m grids whose clues are locally solvable.
 
+    ``symmetry``: True or "auto" (the square's 8 symmetries for squares, the
+    flips otherwise), "flips", "square", or False / "none" (every grid).
     ``progress(done_units, total_units, elapsed_seconds)`` is called after
     each batch of units.  Units run in a fixed shuffled order so that every
     batch is a fair sample and early rates predict the total time.

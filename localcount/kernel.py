@@ -12,18 +12,25 @@ No I/O and no validation here (``count.py`` does that).  Conventions:
   idempotent, so the other lines' inputs have not changed either and a full
   pass would change nothing.
 
-Enumeration index layout (most significant first): row 0, row n-1, rows
-1 .. n-2.  The border rows (0 and n-1) are thus the high bits: shards by index
-prefix are shards by border, and the symmetry weight of a border is computed
-once per block of interior grids.
+Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
+{identity, upside-down flip V, left-right flip H, VH}; SQUARE (n = m only)
+adds the transposition T, the 8 symmetries of the square.  Each group maps
+grids to grids, preserves local solvability (T swaps row and column clues,
+and local logic treats rows and columns alike) and maps border cells to
+border cells.  So the grids with a given border B and those with border g(B)
+correspond one to one, the number of solvable grids with border B depends
+only on B's orbit, and the count is the sum over orbit representatives (the
+least encoding in the orbit) of ``orbit size * solvable grids with that
+border``: exact.
 
-Symmetry (``symmetric=True``): the group {identity, upside-down flip V,
-left-right flip H, VH} maps grids to grids, preserves local solvability and
-maps the grids with top/bottom rows (a, b) one-to-one onto those with
-border g(a, b).  So the solvable count is the sum over orbit representatives
-(a, b) (the least encoding ``a << m | b`` in its orbit) of
-``orbit size * solvable grids with that border``.  With n = 1 the only row is
-both borders and the group is {identity, H}.
+Enumeration index layouts (most significant bits first), so that the border
+is in the high bits: shards by index prefix are shards by border, and a
+border's weight is computed once per block of interior grids.
+
+* NONE and FLIPS: row 0, row n-1, rows 1 .. n-2.  FLIPS acts on the border
+  (row 0, row n-1); with n = 1 the only row is both and the group is {id, H}.
+* SQUARE: top row, bottom row, left column (rows 1..n-2), right column
+  (rows 1..n-2), then the interior cells of rows 1..n-2, row n-2 first.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from .linesolve import _line_options
 
 STUCK = 0
 SOLVED = 1
+
+NONE, FLIPS, SQUARE = 0, 1, 2  # symmetry groups
 
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -81,6 +90,66 @@ def _border_weight(border, n, m):
         return 0
     fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
     return 4 // fixed
+
+
+@njit(cache=True)
+def _cell_images(r, c, n):
+    """The 8 images of cell (r, c) of an n×n square under its symmetries, as Grid bits."""
+    out = np.zeros(8, np.uint64)
+    k = 0
+    for a, b in ((r, c), (c, r)):
+        for x, y in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
+            out[k] = _ONE << np.uint64(x * n + y)
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def _square_border_mask(border, n):
+    """The border code of an n×n square (SQUARE layout, see module doc) as a Grid mask."""
+    side = n - 2
+    right = border & _mask(side)
+    left = (border >> np.uint64(side)) & _mask(side)
+    bottom = (border >> np.uint64(2 * side)) & _mask(n)
+    top = border >> np.uint64(2 * side + n)
+    grid = top | (bottom << np.uint64((n - 1) * n))
+    for r in range(1, n - 1):
+        grid |= ((left >> np.uint64(r - 1)) & _ONE) << np.uint64(r * n)
+        grid |= ((right >> np.uint64(r - 1)) & _ONE) << np.uint64(r * n + n - 1)
+    return grid
+
+
+@njit(cache=True)
+def _square_weight(border, n):
+    """Orbit size of a square's border under its 8 symmetries if it is the least, else 0."""
+    grid = _square_border_mask(border, n)
+    images = np.zeros(8, np.uint64)
+    for r in range(n):
+        for c in range(n):
+            if (grid >> np.uint64(r * n + c)) & _ONE:
+                images |= _cell_images(r, c, n)
+    fixed = 0
+    for k in range(8):
+        if images[k] < grid:
+            return 0
+        fixed += images[k] == grid
+    return 8 // fixed
+
+
+@njit(cache=True)
+def _square_rows(index, n, rows):
+    """Rows of the n×n grid at an enumeration index of the SQUARE layout."""
+    side = n - 2
+    inner = side * side
+    mask_side = _mask(side)
+    border = index >> np.uint64(inner)
+    right = border & mask_side
+    left = (border >> np.uint64(side)) & mask_side
+    rows[n - 1] = (border >> np.uint64(2 * side)) & _mask(n)
+    rows[0] = border >> np.uint64(2 * side + n)
+    for r in range(1, n - 1):
+        middle = (index >> np.uint64((r - 1) * side)) & mask_side
+        rows[r] = ((left >> np.uint64(r - 1)) & _ONE) | (middle << _ONE) | (((right >> np.uint64(r - 1)) & _ONE) << np.uint64(n - 1))
 
 
 @njit(cache=True)
@@ -245,7 +314,7 @@ def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
 
 
 @njit(cache=True)
-def _count_unit(unit, inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread, flags):
+def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
     """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
     rows, cols, clue, F, G, bad, cover = _scratch(n, m)
     mask_m = _mask(m)
@@ -257,7 +326,10 @@ def _count_unit(unit, inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread,
         shifts[n - 1] = (n - 2) * m
         for r in range(1, n - 1):
             shifts[r] = (n - 2 - r) * m
-    border_low = (n - 2) * m if n >= 2 else 0
+    if group == SQUARE:
+        border_low = (n - 2) * (n - 2)
+    else:
+        border_low = (n - 2) * m if n >= 2 else 0
     step_bits = min(border_low, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
@@ -265,18 +337,23 @@ def _count_unit(unit, inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread,
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
         weight = 1
-        if symmetric:
+        if group == FLIPS:
             weight = _border_weight(start >> np.uint64(border_low), n, m)
-            if weight == 0:
-                continue
+        elif group == SQUARE:
+            weight = _square_weight(start >> np.uint64(border_low), n)
+        if weight == 0:
+            continue
         solved = 0
         for j in range(1 << step_bits):
             index = start | np.uint64(j)
+            if group == SQUARE:
+                _square_rows(index, n, rows)
+            else:
+                for r in range(n):
+                    rows[r] = (index >> shifts[r]) & mask_m
             colword = np.uint64(0)
             for r in range(n):
-                p = (index >> shifts[r]) & mask_m
-                rows[r] = p
-                colword |= _spread(r, p, n, m, rspread, flags[2])
+                colword |= _spread(r, rows[r], n, m, rspread, flags[2])
             for c in range(m):
                 cols[c] = (colword >> np.uint64(c * n)) & mask_n
             if fast:
@@ -289,9 +366,9 @@ def _count_unit(unit, inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread,
 
 
 @njit(cache=True, parallel=True)
-def _count_units(units, inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread, flags):
+def _count_units(units, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
     """``_count_unit`` for each unit of an array, spread over numba threads."""
     out = np.zeros(len(units), np.int64)
     for i in prange(len(units)):
-        out[i] = _count_unit(units[i], inner_bits, n, m, symmetric, rtab, ctab, rspread, cspread, flags)
+        out[i] = _count_unit(units[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
     return out

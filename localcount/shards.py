@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .count import check_size, count_unit, plan
+from .count import check_size, count_unit, plan, symmetry_group
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -38,7 +38,7 @@ class Layout:
     n: int
     m: int
     bits: int  # 2^bits shards
-    symmetry: bool = True
+    symmetry: str = "flips"  # the group: "none", "flips" or "square" (count.symmetry_group)
     version: int = LOGIC_VERSION
 
     @property
@@ -54,10 +54,12 @@ class Layout:
     @property
     def key(self) -> str:
         """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym'."""
-        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{'sym' if self.symmetry else 'all'}"
+        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
 
 
-_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all)$")
+#: Key suffix of each symmetry group (shard counts differ between groups).
+_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
+_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)$")
 
 
 def parse_key(key: str) -> Layout:
@@ -65,8 +67,9 @@ def parse_key(key: str) -> Layout:
     match = _KEY.match(key)
     if not match:
         raise ValueError(f"not a run key: {key!r}")
-    n, m, version, bits, sym = match.groups()
-    return Layout(int(n), int(m), int(bits), sym == "sym", int(version))
+    n, m, version, bits, suffix = match.groups()
+    group = {v: k for k, v in _SUFFIX.items()}[suffix]
+    return Layout(int(n), int(m), int(bits), group, int(version))
 
 
 def default_bits(n: int, m: int) -> int:
@@ -75,14 +78,15 @@ def default_bits(n: int, m: int) -> int:
     return min(cells, DEFAULT_MAX_SHARD_BITS, max(MIN_SHARD_BITS, cells - SHARD_GRID_BITS))
 
 
-def layout(n: int, m: int, bits: int | None = None, symmetry: bool = True) -> Layout:
-    """The shard layout of n×m with 2^bits shards (default: ``default_bits``)."""
+def layout(n: int, m: int, bits: int | None = None, symmetry=True) -> Layout:
+    """The shard layout of n×m with 2^bits shards (default: ``default_bits``);
+    ``symmetry`` as for ``count.count``."""
     check_size(n, m)
     if bits is None:
         bits = default_bits(n, m)
     if not 0 <= bits <= min(n * m, MAX_SHARD_BITS):
         raise ValueError(f"shard bits must be between 0 and {min(n * m, MAX_SHARD_BITS)} for {n}x{m}, got {bits}")
-    return Layout(n, m, bits, symmetry)
+    return Layout(n, m, bits, symmetry_group(n, m, symmetry))
 
 
 def parse_group(text: str) -> tuple:

@@ -66,7 +66,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
     ap.add_argument("--threads", type=int, default=None, help="numba threads or worker processes (default: all cores)")
-    ap.add_argument("--no-symmetry", action="store_true", help="enumerate every grid")
+    ap.add_argument("--symmetry", default="auto", choices=["auto", "none", "flips", "square"], help="symmetry group")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
     ap.add_argument("--mode", choices=["threads", "shards"], default="threads", help="in-process threads or sharded processes")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
@@ -83,7 +83,7 @@ def main() -> int:
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
     if args.mode == "threads":
         numba.set_num_threads(threads)
-    symmetry = not args.no_symmetry
+    symmetry = args.symmetry
 
     from localcount.runner import run as run_sharded
     from localcount.shards import count_shard, layout
@@ -114,7 +114,7 @@ def main() -> int:
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
         f"# machine: {cpu_model()}, {os.cpu_count()} cores; mode={args.mode}, "
-        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={'on' if symmetry else 'off'}"
+        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={symmetry}"
     )
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
     emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")

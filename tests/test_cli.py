@@ -78,7 +78,7 @@ def test_long_size_announces_its_estimate(tmp_path):
         proc.kill()
         proc.wait()
     assert "estimated time" in line and "2^49" in line
-    assert (tmp_path / "7x7-v1-s20-sym.log").exists()  # a long run is checkpointed by default
+    assert (tmp_path / "7x7-v1-s20-d4.log").exists()  # a long run is checkpointed by default
 
 
 def test_log_file_gets_every_worker_record(tmp_path):

@@ -121,3 +121,31 @@ def test_solve_grids_on_a_64_cell_grid():
     assert status[0] == SOLVED and int(known[0]) == grid
     status, known = solve_grids(np.array([0x8000000000000001], np.uint64), 1, 64)
     assert status[0] == SOLVED
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_square_border_weights_sum_to_the_number_of_borders(n):
+    """Orbit-stabilizer: the weights of the representatives add up to all 2^(4n-4) borders."""
+    from localcount.kernel import _square_weight
+
+    assert sum(_square_weight(np.uint64(b), n) for b in range(1 << (4 * n - 4))) == 1 << (4 * n - 4)
+
+
+@pytest.mark.parametrize("n,m", [(1, 5), (2, 3), (3, 4), (4, 4)])
+def test_flip_border_weights_sum_to_the_number_of_borders(n, m):
+    from localcount.kernel import _border_weight
+
+    bits = m if n == 1 else 2 * m
+    assert sum(_border_weight(np.uint64(b), n, m) for b in range(1 << bits)) == 1 << bits
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("specialized", [False, True])
+def test_every_group_gives_the_known_square_counts(n, specialized):
+    counts = {g: count(n, n, symmetry=g, specialized=specialized) for g in ("none", "flips", "square")}
+    assert set(counts.values()) == {KNOWN_SQUARES[n]}
+
+
+def test_square_group_needs_a_square():
+    with pytest.raises(ValueError):
+        count(3, 4, symmetry="square")

@@ -15,9 +15,13 @@ def test_groups_partition_the_shards_and_nest():
         assert set(group_shards(lay, k, 4)) == set(group_shards(lay, k, 8)) | set(group_shards(lay, k + 4, 8))
 
 
-@pytest.mark.parametrize("n,m,bits", [(4, 4, 6), (3, 5, 15), (2, 6, 3), (1, 9, 4), (5, 3, 0), (0, 4, 0)])
-@pytest.mark.parametrize("symmetry", [True, False])
+@pytest.mark.parametrize("n,m,bits", [(4, 4, 6), (3, 5, 15), (2, 6, 3), (1, 9, 4), (5, 3, 0), (0, 4, 0), (3, 3, 9)])
+@pytest.mark.parametrize("symmetry", ["auto", "none", "flips", "square"])
 def test_shard_counts_add_up_to_the_count(n, m, bits, symmetry):
+    if symmetry == "square" and not n == m >= 2:
+        with pytest.raises(ValueError):
+            layout(n, m, bits, symmetry)
+        return
     lay = layout(n, m, bits, symmetry)
     assert sum(count_shard(lay, s) for s in range(lay.shards)) == count(n, m, symmetry=False)
 
@@ -26,6 +30,9 @@ def test_keys_round_trip_and_name_every_parameter():
     lay = layout(5, 6, 8, symmetry=False)
     assert lay.key == "5x6-v1-s8-all"
     assert parse_key(lay.key) == lay
+    for n, m, sym, key in [(5, 6, True, "5x6-v1-s8-sym"), (6, 6, True, "6x6-v1-s14-d4"), (6, 6, "flips", "6x6-v1-s14-sym")]:
+        lay = layout(n, m, symmetry=sym)
+        assert lay.key == key and parse_key(key) == lay
     with pytest.raises(ValueError):
         parse_key("5x6-s8")
 
