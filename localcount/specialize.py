@@ -124,7 +124,7 @@ from numba import njit, prange
 from localcount.kernel import _border_weight, _square_weight
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solve({rows}, {cols}, rtab, ctab, rspread, cspread):
     """True if local logic solves the grid with these rows and columns."""
 {solve}
