@@ -41,45 +41,88 @@ def _u(x: int) -> str:
     return f"np.uint64({x})"
 
 
-def _half_pass(lines: int, length: int, word: str, other: str, pats: str, table: str, spread: str) -> list:
-    """Source lines updating every line of one direction from ``word`` (its layout's knowledge)."""
+def _half_pass(lines: int, length: int, word: str, other: str, name, table: str, spread: str) -> list:
+    """Source lines updating every line of one direction from ``word`` (its layout's knowledge).
+
+    ``name(i)`` is the variable holding line i's true cells.
+    """
     mask = (1 << length) - 1
     out = []
     for i in range(lines):
         shift = f" >> {_u(i * length)}" if i else ""
-        out.append(f"k{i} = np.uint64({table}[({pats}{i} << {_u(length)}) | (({word}{shift}) & {_u(mask)})])")
+        out.append(f"k{i} = np.uint64({table}[({name(i)} << {_u(length)}) | (({word}{shift}) & {_u(mask)})])")
     out.append(f"{word} = " + " | ".join(f"(k{i} << {_u(i * length)})" if i else "k0" for i in range(lines)))
     out.append(f"{other} |= " + " | ".join(f"{spread}[{i}, k{i}]" for i in range(lines)))
     return out
 
 
-def source(n: int, m: int) -> str:
-    """The generated module for n×m (n, m >= 1, both short enough for tables)."""
-    full = (1 << (n * m)) - 1
-    mask_m = (1 << m) - 1
-    mask_n = (1 << n) - 1
-    rows = ", ".join(f"r{i}" for i in range(n))
-    cols = ", ".join(f"c{j}" for j in range(m))
+#: Grids propagated in lockstep by the generated kernels (more independent work per step).
+LANES = 4
+
+
+def _solve_lines(n: int, m: int, lanes: int) -> list:
+    """Statements propagating ``lanes`` grids in lockstep, then adding the solved ones to ``solved``.
+
+    Every lane runs until all lanes have stopped: a solved lane stays solved
+    and a stuck lane is at a fixpoint, so extra passes change neither.  The
+    lines go inline into the enumeration loop (numba will not inline a
+    function with this many arguments).
+    """
+    full = _u((1 << (n * m)) - 1)
     body = []
-    body.append("KR = np.uint64(0)")
-    body.append("KC = np.uint64(0)")
+    for g in range(lanes):
+        body += [f"KR{g} = np.uint64(0)", f"KC{g} = np.uint64(0)"]
     body.append("first = True")
     body.append("while True:")
-    body.append("    old = KR")
-    body += ["    " + s for s in _half_pass(n, m, "KR", "KC", "r", "rtab", "rspread")]
-    body.append(f"    if KR == {_u(full)}:")
-    body.append("        return True")
-    body.append("    if KR == old and not first:")
-    body.append("        return False")
+    for g in range(lanes):
+        body.append(f"    o{g} = KR{g}")
+        body += ["    " + line for line in _half_pass(n, m, f"KR{g}", f"KC{g}", lambda i: f"r{i}_{g}", "rtab", "rspread")]
+    active = " | ".join(f"((KR{g} != {full}) & ((KR{g} != o{g}) | first))" for g in range(lanes))
+    body.append(f"    if not ({active}):")
+    body.append("        break")
     body.append("    first = False")
-    body.append("    old = KC")
-    body += ["    " + s for s in _half_pass(m, n, "KC", "KR", "c", "ctab", "cspread")]
-    body.append(f"    if KR == {_u(full)}:")
-    body.append("        return True")
-    body.append("    if KC == old:")
-    body.append("        return False")
-    solve = "\n".join("    " + s for s in body)
+    for g in range(lanes):
+        body.append(f"    o{g} = KC{g}")
+        body += ["    " + line for line in _half_pass(m, n, f"KC{g}", f"KR{g}", lambda j: f"c{j}_{g}", "ctab", "cspread")]
+    active = " | ".join(f"((KR{g} != {full}) & (KC{g} != o{g}))" for g in range(lanes))
+    body.append(f"    if not ({active}):")
+    body.append("        break")
+    body.append("solved += " + " + ".join(f"np.int64(KR{g} == {full})" for g in range(lanes)))
+    return body
 
+
+def _lane_loop(decode, spread_rows, n: int, m: int, indent: str) -> str:
+    """The enumeration loop over a block: LANES grids at a time if the block allows, else one.
+
+    ``decode``: statements setting lane {g}'s rows from {index}; ``spread_rows``:
+    the rows whose cells are not yet in ``colbase`` (those that vary in the block).
+    """
+    mask_n = (1 << n) - 1
+
+    def lane(g: int, index: str) -> list:
+        out = [line.format(g=g, index=index) for line in decode]
+        colword = " | ".join(["colbase"] + [f"rspread[{r}, r{r}_{g}]" for r in spread_rows])
+        out.append(f"colword = {colword}")
+        for j in range(m):
+            sh = f" >> {_u(j * n)}" if j else ""
+            out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+        return out
+
+    lines = [f"if step_bits >= {LANES.bit_length() - 1}:"]
+    lines.append(f"    for j in range(0, 1 << step_bits, {LANES}):")
+    for g in range(LANES):
+        lines += ["        " + x for x in lane(g, f"(start | np.uint64(j + {g}))")]
+    lines += ["        " + x for x in _solve_lines(n, m, LANES)]
+    lines.append("else:")
+    lines.append("    for j in range(1 << step_bits):")
+    lines += ["        " + x for x in lane(0, "(start | np.uint64(j))")]
+    lines += ["        " + x for x in _solve_lines(n, m, 1)]
+    return "\n".join(indent + x for x in lines)
+
+
+def source(n: int, m: int) -> str:
+    """The generated module for n×m (n, m >= 1, both short enough for tables)."""
+    mask_m = (1 << m) - 1
     # Enumeration index layout as in kernel.py: row 0, row n-1, rows 1..n-2 (most significant first).
     shifts = {0: (n - 1) * m} if n >= 2 else {0: 0}
     if n >= 2:
@@ -87,19 +130,12 @@ def source(n: int, m: int) -> str:
         for r in range(1, n - 1):
             shifts[r] = (n - 2 - r) * m
     border_low = (n - 2) * m if n >= 2 else 0
-    inner = []
+    decode = []
     for r in range(n):
         if n >= 2 and r in (0, n - 1):
-            continue  # border rows are fixed for the whole block
-        inner.append(f"r{r} = (index >> {_u(shifts[r])}) & {_u(mask_m)}" if shifts[r] else f"r{r} = index & {_u(mask_m)}")
-    interior = [r for r in range(n) if not (n >= 2 and r in (0, n - 1))]
-    colword = " | ".join(["colbase"] + [f"rspread[{r}, r{r}]" for r in interior])
-    inner.append(f"colword = {colword}")
-    for j in range(m):
-        sh = f" >> {_u(j * n)}" if j else ""
-        inner.append(f"c{j} = (colword{sh}) & {_u(mask_n)}")
-    inner.append(f"solved += _solve({rows}, {cols}, rtab, ctab, rspread, cspread)")
-    inner_src = "\n".join("            " + s for s in inner)
+            decode.append(f"r{r}_{{g}} = r{r}")  # border rows are fixed for the whole block
+        else:
+            decode.append(f"r{r}_{{g}} = ({{index}} >> {_u(shifts[r])}) & {_u(mask_m)}")
     if n >= 2:
         border = (
             f"        r0 = (start >> {_u(shifts[0])}) & {_u(mask_m)}\n"
@@ -108,7 +144,9 @@ def source(n: int, m: int) -> str:
         )
     else:
         border = "        colbase = np.uint64(0)"
-    square = _square_source(n, rows, cols) if n == m >= 2 else ""
+    varying = [r for r in range(n) if not (n >= 2 and r in (0, n - 1))]
+    loop = _lane_loop(decode, varying, n, m, "        ")
+    square = _square_source(n) if n == m >= 2 else ""
     dispatch = (
         "    if group == 2:\n        return _count_square(unit, inner_bits, rtab, ctab, rspread, cspread)\n"
         if square
@@ -122,12 +160,6 @@ import numpy as np
 from numba import njit, prange
 
 from localcount.kernel import _border_weight, _square_weight
-
-
-@njit(cache=True, inline="always")
-def _solve({rows}, {cols}, rtab, ctab, rspread, cspread):
-    """True if local logic solves the grid with these rows and columns."""
-{solve}
 
 
 @njit(cache=True)
@@ -145,9 +177,7 @@ def _count_rows(unit, inner_bits, group, rtab, ctab, rspread, cspread):
                 continue
 {border}
         solved = 0
-        for j in range(1 << step_bits):
-            index = start | np.uint64(j)
-{inner_src}
+{loop}
         total += weight * solved
     return total
 {square}
@@ -168,7 +198,7 @@ def count_units(units, inner_bits, group, rtab, ctab, rspread, cspread):
 '''
 
 
-def _square_source(n: int, rows: str, cols: str) -> str:
+def _square_source(n: int) -> str:
     """count_unit for the SQUARE group's index layout (kernel.py): border code, then the interior."""
     side = n - 2
     interior_bits = side * side
@@ -179,18 +209,13 @@ def _square_source(n: int, rows: str, cols: str) -> str:
         left = f"((left >> {_u(r - 1)}) & np.uint64(1))"
         right = f"(((right >> {_u(r - 1)}) & np.uint64(1)) << {_u(n - 1)})"
         fixed.append(f"        e{r} = {left} | {right}")
-    inner = []
+    decode = ["r0_{g} = r0"]
     for r in range(1, n - 1):
         sh = f" >> {_u((r - 1) * side)}" if r > 1 else ""
-        inner.append(f"            r{r} = e{r} | (((index{sh}) & {_u(mask_side)}) << np.uint64(1))")
-    colword = " | ".join(["colbase"] + [f"rspread[{r}, r{r}]" for r in range(1, n - 1)])
-    inner.append(f"            colword = {colword}")
-    for j in range(n):
-        sh = f" >> {_u(j * n)}" if j else ""
-        inner.append(f"            c{j} = (colword{sh}) & {_u(mask)}")
-    inner.append(f"            solved += _solve({rows}, {cols}, rtab, ctab, rspread, cspread)")
+        decode.append(f"r{r}_{{g}} = e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1))")
+    decode.append(f"r{n - 1}_{{g}} = r{n - 1}")
+    loop = _lane_loop(decode, range(1, n - 1), n, n, "        ")
     fixed_src = "\n".join(fixed)
-    inner_src = "\n".join(inner)
     return f'''
 
 @njit(cache=True)
@@ -212,9 +237,7 @@ def _count_square(unit, inner_bits, rtab, ctab, rspread, cspread):
 {fixed_src}
         colbase = rspread[0, r0] | rspread[{n - 1}, r{n - 1}]
         solved = 0
-        for j in range(1 << step_bits):
-            index = start | np.uint64(j)
-{inner_src}
+{loop}
         total += weight * solved
     return total
 '''
