@@ -98,10 +98,19 @@ def _say(msg: str) -> None:
     print(f"localcount: {msg}", file=sys.stderr, flush=True)
 
 
+#: Options that take a value: a negative number after one of them is that value.
+_VALUED = {"-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry"}
+
+
 def _split_argv(argv):
-    """Pull negative numbers out of argv before argparse takes them for options."""
-    sizes = [a for a in argv if re.fullmatch(r"-\d+", a)]
-    return [a for a in argv if a not in sizes], sizes
+    """Pull negative sizes out of argv before argparse takes them for options."""
+    rest, negatives = [], []
+    for i, a in enumerate(argv):
+        if re.fullmatch(r"-\d+", a) and not (i and argv[i - 1] in _VALUED):
+            negatives.append(a)
+        else:
+            rest.append(a)
+    return rest, negatives
 
 
 def main(argv=None) -> int:

@@ -7,7 +7,11 @@ result: within a half pass every row (or column) reads the knowledge as it
 was at the start of the half pass.  Rows never touch each other's cells, so
 this is exactly what the sequential loop computes, and the n table lookups
 become independent loads the CPU can overlap.  A half pass that leaves the
-knowledge unchanged ends the propagation as in ``kernel._propagate``.
+knowledge unchanged ends the propagation as in ``kernel._propagate``.  And
+LANES grids are propagated in lockstep, inline in the enumeration loop: a
+lane that has stopped is solved or at a fixpoint, so the extra passes it
+rides along for change nothing, and the exit branch is taken once per
+LANES grids.
 
 The source is written to ``<cache>/kernels/count_<n>x<m>_<hash>.py`` (temp
 file + ``os.replace``) and imported from there, so numba's ``cache=True``
@@ -56,7 +60,9 @@ def _half_pass(lines: int, length: int, word: str, other: str, name, table: str,
     return out
 
 
-#: Grids propagated in lockstep by the generated kernels (more independent work per step).
+#: Grids propagated in lockstep by the generated kernels (more independent work
+#: per step); a power of two.  Measured on 6x6, one thread: 2 -> 1.14x, 4 -> 1.17x,
+#: 8 -> 1.06x over one lane.
 LANES = 4
 
 

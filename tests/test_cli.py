@@ -53,6 +53,9 @@ def test_count_on_stdout(args, stdin, out):
         ((), "1 2 3", "one or two"),
         ((), "9 9", "64 cells"),
         (("5", "--jobs", "0"), "", "--jobs"),
+        (("5", "--jobs", "-1"), "", "--jobs"),
+        (("5", "--shard", "7/4"), "", "shard group"),
+        (("3", "4", "--symmetry", "square"), "", "n = m"),
     ],
 )
 def test_bad_input(args, stdin, word):

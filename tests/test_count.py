@@ -33,7 +33,7 @@ def test_count_equals_reference(n, m, variant):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n,m", [(4, 5), (5, 4), (2, 10), (3, 6), (6, 3), (2, 9), (1, 20)])
+@pytest.mark.parametrize("n,m", [(4, 5), (5, 4), (2, 10), (10, 2), (3, 6), (6, 3), (2, 9)])
 def test_count_equals_reference_slow(n, m):
     assert count(n, m) == naive.count(n, m)
 
