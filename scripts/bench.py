@@ -5,6 +5,7 @@
     python scripts/bench.py --sizes 4x4 --threads 1
     python scripts/bench.py --warm-cache          # reuse numba's on-disk cache
     python scripts/bench.py --sizes 5x6 --mode shards   # sharded, checkpointed runs
+    python scripts/bench.py --long --mode shards        # and 6x6 (minutes)
 
 Modes: ``threads`` counts in-process over numba threads (``count.count``);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -65,13 +66,14 @@ def git_commit() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
+    ap.add_argument("--long", action="store_true", help="add 6x6 (2^36 grids: minutes)")
     ap.add_argument("--threads", type=int, default=None, help="numba threads or worker processes (default: all cores)")
     ap.add_argument("--symmetry", default="auto", choices=["auto", "none", "flips", "square"], help="symmetry group")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
     ap.add_argument("--mode", choices=["threads", "shards"], default="threads", help="in-process threads or sharded processes")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
-    sizes = parse_sizes(args.sizes)
+    sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
     if not args.warm_cache:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-")
 
