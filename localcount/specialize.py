@@ -80,19 +80,22 @@ def _solve_lines(n: int, m: int, lanes: int) -> list:
         body += [f"KR{g} = np.uint64(0)", f"KC{g} = np.uint64(0)"]
     body.append("first = True")
     body.append("while True:")
-    for g in range(lanes):
-        body.append(f"    o{g} = KR{g}")
-        body += ["    " + line for line in _half_pass(n, m, f"KR{g}", f"KC{g}", lambda i: f"r{i}_{g}", "rtab", "rspread")]
-    active = " | ".join(f"((KR{g} != {full}) & ((KR{g} != o{g}) | first))" for g in range(lanes))
-    body.append(f"    if not ({active}):")
-    body.append("        break")
-    body.append("    first = False")
-    for g in range(lanes):
-        body.append(f"    o{g} = KC{g}")
-        body += ["    " + line for line in _half_pass(m, n, f"KC{g}", f"KR{g}", lambda j: f"c{j}_{g}", "ctab", "cspread")]
-    active = " | ".join(f"((KR{g} != {full}) & (KC{g} != o{g}))" for g in range(lanes))
-    body.append(f"    if not ({active}):")
-    body.append("        break")
+    # Rows, then columns.  A lane is active while unsolved and changed by its
+    # last half pass (the first row pass always counts as a change).
+    halves = (
+        (n, m, "KR", "KC", "r", "rtab", "rspread", "((KR{g} != o{g}) | first)"),
+        (m, n, "KC", "KR", "c", "ctab", "cspread", "(KC{g} != o{g})"),
+    )
+    for lines, length, word, other, pat, table, spread, changed in halves:
+        for g in range(lanes):
+            body.append(f"    o{g} = {word}{g}")
+            name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"  # noqa: E731
+            body += ["    " + line for line in _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)]
+        active = " | ".join(f"((KR{g} != {full}) & {changed.format(g=g)})" for g in range(lanes))
+        body.append(f"    if not ({active}):")
+        body.append("        break")
+        if word == "KR":
+            body.append("    first = False")
     body.append("solved += " + " + ".join(f"np.int64(KR{g} == {full})" for g in range(lanes)))
     return body
 
