@@ -226,11 +226,11 @@ def _run_in_process(n: int, m: int, symmetry: str, jobs: int, est, quiet: bool) 
 def _run_sharded(lay, group, jobs: int, est, args) -> int:
     from .checkpoint import CheckpointError
     from .runner import Interrupted, Stopped, run
+    from .shards import group_shards
 
     n, m = lay.n, lay.m
     directory = args.checkpoint_dir or default_dir()
-    group_size = len(range(group[0], lay.shards, group[1]))
-    bar = _bar(group_size * lay.grids_per_shard, f"{n}x{m}", args.quiet)
+    bar = _bar(len(group_shards(lay, *group)) * lay.grids_per_shard, f"{n}x{m}", args.quiet)
 
     def progress(grids):
         bar.update(grids - bar.n)

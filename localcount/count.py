@@ -76,6 +76,10 @@ class Context:
         """The generated module for this size (compiled on first use), or None."""
         return specialize.module(self.n, self.m) if self.specialized else None
 
+    def spec_args(self) -> tuple:
+        """Arguments of the generated kernels after (unit(s), inner_bits, group)."""
+        return self.rtab, self.ctab, self.rspread, self.cspread
+
     def args(self) -> tuple:
         """Positional kernel arguments after (n, m, ...)."""
         return self.rtab, self.ctab, self.rspread, self.cspread, self.flags
@@ -153,7 +157,7 @@ def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_op
     if not parallel:
         return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
-        return ctx.spec.count_units(arr, p.inner_bits, group, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread)
+        return ctx.spec.count_units(arr, p.inner_bits, group, *ctx.spec_args())
     return kernel._count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
 
 
@@ -162,7 +166,7 @@ def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
     ctx = context(p.n, p.m, **table_opts)
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
-        return int(ctx.spec.count_unit(unit, p.inner_bits, group, ctx.rtab, ctx.ctab, ctx.rspread, ctx.cspread))
+        return int(ctx.spec.count_unit(unit, p.inner_bits, group, *ctx.spec_args()))
     return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
 
 
