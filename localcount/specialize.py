@@ -11,7 +11,11 @@ knowledge unchanged ends the propagation as in ``kernel._propagate``.  And
 LANES grids are propagated in lockstep, inline in the enumeration loop: a
 lane that has stopped is solved or at a fixpoint, so the extra passes it
 rides along for change nothing, and the exit branch is taken once per
-LANES grids.
+LANES grids.  The first row pass, where nothing is known yet, depends on
+each row alone; the lanes of a step share every row but the lowest one, so
+that pass is done once per block for the border rows, once per step for the
+other shared rows and once per lane only for the rows the lanes differ in
+(measured on 6x6, one thread: 1.27x).
 
 The source is written to ``<cache>/kernels/count_<n>x<m>_<hash>.py`` (temp
 file + ``os.replace``) and imported from there, so numba's ``cache=True``
@@ -62,70 +66,89 @@ def _half_pass(lines: int, length: int, word: str, other: str, name, table: str,
 
 #: Grids propagated in lockstep by the generated kernels (more independent work
 #: per step); a power of two.  Measured on 6x6, one thread: 2 -> 1.14x, 4 -> 1.17x,
-#: 8 -> 1.06x over one lane.
+#: 8 -> 1.06x over one lane; with the shared first pass 4 lanes still beat 2 and 8
+#: (10.4 s against 12.0 s and 12.6 s on the A/B sample).
 LANES = 4
+LANE_BITS = LANES.bit_length() - 1
 
 
 def _solve_lines(n: int, m: int, lanes: int) -> list:
     """Statements propagating ``lanes`` grids in lockstep, then adding the solved ones to ``solved``.
 
-    Every lane runs until all lanes have stopped: a solved lane stays solved
-    and a stuck lane is at a fixpoint, so extra passes change neither.  The
-    lines go inline into the enumeration loop (numba will not inline a
-    function with this many arguments).
+    Each lane starts after its first row pass (``KR{g}``, ``KC{g}`` set by
+    ``_lane_loop``), so the loop runs columns, then rows.  Every lane runs
+    until all lanes have stopped: a solved lane stays solved and a stuck lane
+    is at a fixpoint, so extra passes change neither.  The lines go inline
+    into the enumeration loop (numba will not inline a function with this
+    many arguments).
     """
     full = _u((1 << (n * m)) - 1)
-    body = []
-    for g in range(lanes):
-        body += [f"KR{g} = np.uint64(0)", f"KC{g} = np.uint64(0)"]
-    body.append("first = True")
-    body.append("while True:")
-    # Rows, then columns.  A lane is active while unsolved and changed by its
-    # last half pass (the first row pass always counts as a change).
-    halves = (
-        (n, m, "KR", "KC", "r", "rtab", "rspread", "((KR{g} != o{g}) | first)"),
-        (m, n, "KC", "KR", "c", "ctab", "cspread", "(KC{g} != o{g})"),
-    )
-    for lines, length, word, other, pat, table, spread, changed in halves:
+    body = ["while True:"]
+    halves = ((m, n, "KC", "KR", "c", "ctab", "cspread"), (n, m, "KR", "KC", "r", "rtab", "rspread"))
+    for lines, length, word, other, pat, table, spread in halves:
         for g in range(lanes):
             body.append(f"    o{g} = {word}{g}")
             name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"  # noqa: E731
             body += ["    " + line for line in _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)]
-        active = " | ".join(f"((KR{g} != {full}) & {changed.format(g=g)})" for g in range(lanes))
+        # A lane is active while unsolved and changed by this half pass.
+        active = " | ".join(f"((KR{g} != {full}) & ({word}{g} != o{g}))" for g in range(lanes))
         body.append(f"    if not ({active}):")
         body.append("        break")
-        if word == "KR":
-            body.append("    first = False")
     body.append("solved += " + " + ".join(f"np.int64(KR{g} == {full})" for g in range(lanes)))
     return body
 
 
-def _lane_loop(decode, spread_rows, n: int, m: int, indent: str) -> str:
+def _first_pass(rows, m: int, name, kr: str, kc: str, base: str) -> list:
+    """Statements for the first row pass of ``rows`` (nothing known yet: the entry is table[p << m]).
+
+    Sets ``kr`` and ``kc`` to ``base``'s words (``{base}R``, ``{base}C``; none
+    if base is None) plus what these rows deduce.
+    """
+    out = []
+    for r in rows:
+        out.append(f"f{r} = np.uint64(rtab[{name(r)} << {_u(m)}])")
+    start_r, start_c = (f"{base}R", f"{base}C") if base else ("np.uint64(0)", "np.uint64(0)")
+    out.append(f"{kr} = " + " | ".join([start_r] + [f"(f{r} << {_u(r * m)})" for r in rows]))
+    out.append(f"{kc} = " + " | ".join([start_c] + [f"rspread[{r}, f{r}]" for r in rows]))
+    return out
+
+
+def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> str:
     """The enumeration loop over a block: LANES grids at a time if the block allows, else one.
 
-    ``decode``: statements setting lane {g}'s rows from {index}; ``spread_rows``:
-    the rows whose cells are not yet in ``colbase`` (those that vary in the block).
+    ``decode``: row -> expression of its cells from ``{index}``, for the rows
+    that vary in the block; ``fixed``: the rows fixed for the block (their
+    cells in ``r{r}``, their first pass in ``blockR``/``blockC``, their
+    column bits in ``colbase``); ``lane_rows``: the rows that differ between
+    the lanes of one step.  The first row pass of every row the lanes share
+    is done once per step, so the shared rows cost one table lookup per
+    LANES grids there.
     """
     mask_n = (1 << n) - 1
+    shared = [r for r in decode if r not in lane_rows]
 
-    def lane(g: int, index: str) -> list:
-        out = [line.format(g=g, index=index) for line in decode]
-        colword = " | ".join(["colbase"] + [f"rspread[{r}, r{r}_{g}]" for r in spread_rows])
-        out.append(f"colword = {colword}")
-        for j in range(m):
-            sh = f" >> {_u(j * n)}" if j else ""
-            out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
-        return out
+    def step(lanes: int, index: str) -> list:
+        out = [f"r{r}_s = {decode[r].format(index=index)}" for r in shared]
+        out.append("colshared = " + " | ".join(["colbase"] + [f"rspread[{r}, r{r}_s]" for r in shared]))
+        out += _first_pass(shared, m, lambda r: f"r{r}_s", "stepR", "stepC", "block")
+        for g in range(lanes):
+            lane_index = f"({index} | np.uint64({g}))" if lanes > 1 else index
+            out += [f"r{r}_{g} = r{r}" for r in fixed]
+            out += [f"r{r}_{g} = r{r}_s" for r in shared]
+            out += [f"r{r}_{g} = {decode[r].format(index=lane_index)}" for r in lane_rows]
+            out.append("colword = " + " | ".join(["colshared"] + [f"rspread[{r}, r{r}_{g}]" for r in lane_rows]))
+            for j in range(m):
+                sh = f" >> {_u(j * n)}" if j else ""
+                out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+            out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KR{g}", f"KC{g}", "step")
+        return out + _solve_lines(n, m, lanes)
 
     lines = [f"if step_bits >= {LANES.bit_length() - 1}:"]
     lines.append(f"    for j in range(0, 1 << step_bits, {LANES}):")
-    for g in range(LANES):
-        lines += ["        " + x for x in lane(g, f"(start | np.uint64(j + {g}))")]
-    lines += ["        " + x for x in _solve_lines(n, m, LANES)]
+    lines += ["        " + x for x in step(LANES, "(start | np.uint64(j))")]
     lines.append("else:")
     lines.append("    for j in range(1 << step_bits):")
-    lines += ["        " + x for x in lane(0, "(start | np.uint64(j))")]
-    lines += ["        " + x for x in _solve_lines(n, m, 1)]
+    lines += ["        " + x for x in step(1, "(start | np.uint64(j))")]
     return "\n".join(indent + x for x in lines)
 
 
@@ -139,22 +162,14 @@ def source(n: int, m: int) -> str:
         for r in range(1, n - 1):
             shifts[r] = (n - 2 - r) * m
     border_low = (n - 2) * m if n >= 2 else 0
-    decode = []
-    for r in range(n):
-        if n >= 2 and r in (0, n - 1):
-            decode.append(f"r{r}_{{g}} = r{r}")  # border rows are fixed for the whole block
-        else:
-            decode.append(f"r{r}_{{g}} = ({{index}} >> {_u(shifts[r])}) & {_u(mask_m)}")
-    if n >= 2:
-        border = (
-            f"        r0 = (start >> {_u(shifts[0])}) & {_u(mask_m)}\n"
-            f"        r{n - 1} = (start >> {_u(shifts[n - 1])}) & {_u(mask_m)}\n"
-            f"        colbase = rspread[0, r0] | rspread[{n - 1}, r{n - 1}]"
-        )
-    else:
-        border = "        colbase = np.uint64(0)"
-    varying = [r for r in range(n) if not (n >= 2 and r in (0, n - 1))]
-    loop = _lane_loop(decode, varying, n, m, "        ")
+    fixed = [0, n - 1] if n >= 2 else []
+    decode = {r: f"(({{index}} >> {_u(shifts[r])}) & {_u(mask_m)})" for r in range(n) if r not in fixed}
+    lane_rows = [r for r in decode if shifts[r] < LANE_BITS]
+    border = [f"r{r} = (start >> {_u(shifts[r])}) & {_u(mask_m)}" for r in fixed]
+    border.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
+    border += _first_pass(fixed, m, lambda r: f"r{r}", "blockR", "blockC", None)
+    border = "\n".join(" " * 8 + x for x in border)
+    loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ")
     square = _square_source(n) if n == m >= 2 else ""
     dispatch = (
         "    if group == 2:\n        return _count_square(unit, inner_bits, rtab, ctab, rspread, cspread)\n"
@@ -218,12 +233,15 @@ def _square_source(n: int) -> str:
         left = f"((left >> {_u(r - 1)}) & np.uint64(1))"
         right = f"(((right >> {_u(r - 1)}) & np.uint64(1)) << {_u(n - 1)})"
         fixed.append(f"        e{r} = {left} | {right}")
-    decode = ["r0_{g} = r0"]
+    decode = {}
     for r in range(1, n - 1):
         sh = f" >> {_u((r - 1) * side)}" if r > 1 else ""
-        decode.append(f"r{r}_{{g}} = e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1))")
-    decode.append(f"r{n - 1}_{{g}} = r{n - 1}")
-    loop = _lane_loop(decode, range(1, n - 1), n, n, "        ")
+        decode[r] = f"(e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1)))"
+    lane_rows = [r for r in decode if (r - 1) * side < LANE_BITS]
+    first = _first_pass([0, n - 1], n, lambda r: f"r{r}", "blockR", "blockC", None)
+    fixed.append("        colbase = rspread[0, r0] | rspread[" + str(n - 1) + f", r{n - 1}]")
+    fixed += ["        " + x for x in first]
+    loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ")
     fixed_src = "\n".join(fixed)
     return f'''
 
@@ -244,7 +262,6 @@ def _count_square(unit, inner_bits, rtab, ctab, rspread, cspread):
         r{n - 1} = (border >> {_u(2 * side)}) & {_u(mask)}
         r0 = border >> {_u(2 * side + n)}
 {fixed_src}
-        colbase = rspread[0, r0] | rspread[{n - 1}, r{n - 1}]
         solved = 0
 {loop}
         total += weight * solved
