@@ -36,7 +36,8 @@ border's weight is computed once per block of interior grids.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 from .clues import _line_clue_into
 from .linesolve import _line_options
@@ -372,3 +373,13 @@ def _count_units(units, inner_bits, n, m, group, rtab, ctab, rspread, cspread, f
     for i in prange(len(units)):
         out[i] = _count_unit(units[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
     return out
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of a uint64 (one POPCNT instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen

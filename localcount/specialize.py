@@ -50,17 +50,20 @@ def _u(x: int) -> str:
 
 
 def _half_pass(lines: int, length: int, word: str, other: str, name, table: str, spread: str) -> list:
-    """Source lines updating every line of one direction from ``word`` (its layout's knowledge).
+    """Source lines updating every line of one direction from ``word``; the result goes to ``other``.
 
-    ``name(i)`` is the variable holding line i's true cells.
+    ``word`` holds the knowledge in this direction's layout.  A line's new
+    known cells include its old ones, and every cell is on one line of each
+    direction, so the lines' results spread to the crossing layout are the
+    whole knowledge: ``other`` is assigned, and ``word`` needs no update
+    (the next half pass reads ``other``).  ``name(i)`` holds line i's cells.
     """
     mask = (1 << length) - 1
     out = []
     for i in range(lines):
         shift = f" >> {_u(i * length)}" if i else ""
         out.append(f"k{i} = np.uint64({table}[({name(i)} << {_u(length)}) | (({word}{shift}) & {_u(mask)})])")
-    out.append(f"{word} = " + " | ".join(f"(k{i} << {_u(i * length)})" if i else "k0" for i in range(lines)))
-    out.append(f"{other} |= " + " | ".join(f"{spread}[{i}, k{i}]" for i in range(lines)))
+    out.append(f"{other} = " + " | ".join(f"{spread}[{i}, k{i}]" for i in range(lines)))
     return out
 
 
@@ -75,7 +78,7 @@ LANE_BITS = LANES.bit_length() - 1
 def _solve_lines(n: int, m: int, lanes: int) -> list:
     """Statements propagating ``lanes`` grids in lockstep, then adding the solved ones to ``solved``.
 
-    Each lane starts after its first row pass (``KR{g}``, ``KC{g}`` set by
+    Each lane starts after its first row pass (``KC{g}`` set by
     ``_lane_loop``), so the loop runs columns, then rows.  Every lane runs
     until all lanes have stopped: a solved lane stays solved and a stuck lane
     is at a fixpoint, so extra passes change neither.  The lines go inline
@@ -83,33 +86,33 @@ def _solve_lines(n: int, m: int, lanes: int) -> list:
     many arguments).
     """
     full = _u((1 << (n * m)) - 1)
-    body = ["while True:"]
+    # Knowledge only grows, so a half pass changed something iff it raised the
+    # number of known cells (``known{g}``, counted in either layout).
+    body = [f"known{g} = _popcount(KC{g})" for g in range(lanes)]
+    body.append("while True:")
     halves = ((m, n, "KC", "KR", "c", "ctab", "cspread"), (n, m, "KR", "KC", "r", "rtab", "rspread"))
     for lines, length, word, other, pat, table, spread in halves:
         for g in range(lanes):
-            body.append(f"    o{g} = {word}{g}")
             name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"  # noqa: E731
             body += ["    " + line for line in _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)]
+        for g in range(lanes):
+            body.append(f"    o{g} = known{g}")
+            body.append(f"    known{g} = _popcount({other}{g})")
         # A lane is active while unsolved and changed by this half pass.
-        active = " | ".join(f"((KR{g} != {full}) & ({word}{g} != o{g}))" for g in range(lanes))
+        active = " | ".join(f"(({other}{g} != {full}) & (known{g} != o{g}))" for g in range(lanes))
         body.append(f"    if not ({active}):")
         body.append("        break")
-    body.append("solved += " + " + ".join(f"np.int64(KR{g} == {full})" for g in range(lanes)))
+    body.append("solved += " + " + ".join(f"np.int64(known{g} == {n * m})" for g in range(lanes)))
     return body
 
 
-def _first_pass(rows, m: int, name, kr: str, kc: str, base: str) -> list:
+def _first_pass(rows, m: int, name, kc: str, base: str) -> list:
     """Statements for the first row pass of ``rows`` (nothing known yet: the entry is table[p << m]).
 
-    Sets ``kr`` and ``kc`` to ``base``'s words (``{base}R``, ``{base}C``; none
-    if base is None) plus what these rows deduce.
+    Sets ``kc`` (column layout) to ``base`` (None: nothing) plus what these rows deduce.
     """
-    out = []
-    for r in rows:
-        out.append(f"f{r} = np.uint64(rtab[{name(r)} << {_u(m)}])")
-    start_r, start_c = (f"{base}R", f"{base}C") if base else ("np.uint64(0)", "np.uint64(0)")
-    out.append(f"{kr} = " + " | ".join([start_r] + [f"(f{r} << {_u(r * m)})" for r in rows]))
-    out.append(f"{kc} = " + " | ".join([start_c] + [f"rspread[{r}, f{r}]" for r in rows]))
+    out = [f"f{r} = np.uint64(rtab[{name(r)} << {_u(m)}])" for r in rows]
+    out.append(f"{kc} = " + " | ".join([base or "np.uint64(0)"] + [f"rspread[{r}, f{r}]" for r in rows]))
     return out
 
 
@@ -118,7 +121,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> s
 
     ``decode``: row -> expression of its cells from ``{index}``, for the rows
     that vary in the block; ``fixed``: the rows fixed for the block (their
-    cells in ``r{r}``, their first pass in ``blockR``/``blockC``, their
+    cells in ``r{r}``, their first pass in ``blockC``, their
     column bits in ``colbase``); ``lane_rows``: the rows that differ between
     the lanes of one step.  The first row pass of every row the lanes share
     is done once per step, so the shared rows cost one table lookup per
@@ -130,7 +133,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> s
     def step(lanes: int, index: str) -> list:
         out = [f"r{r}_s = {decode[r].format(index=index)}" for r in shared]
         out.append("colshared = " + " | ".join(["colbase"] + [f"rspread[{r}, r{r}_s]" for r in shared]))
-        out += _first_pass(shared, m, lambda r: f"r{r}_s", "stepR", "stepC", "block")
+        out += _first_pass(shared, m, lambda r: f"r{r}_s", "stepC", "blockC")
         for g in range(lanes):
             lane_index = f"({index} | np.uint64({g}))" if lanes > 1 else index
             out += [f"r{r}_{g} = r{r}" for r in fixed]
@@ -140,7 +143,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> s
             for j in range(m):
                 sh = f" >> {_u(j * n)}" if j else ""
                 out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
-            out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KR{g}", f"KC{g}", "step")
+            out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KC{g}", "stepC")
         return out + _solve_lines(n, m, lanes)
 
     lines = [f"if step_bits >= {LANES.bit_length() - 1}:"]
@@ -167,7 +170,7 @@ def source(n: int, m: int) -> str:
     lane_rows = [r for r in decode if shifts[r] < LANE_BITS]
     border = [f"r{r} = (start >> {_u(shifts[r])}) & {_u(mask_m)}" for r in fixed]
     border.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
-    border += _first_pass(fixed, m, lambda r: f"r{r}", "blockR", "blockC", None)
+    border += _first_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     border = "\n".join(" " * 8 + x for x in border)
     loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ")
     square = _square_source(n) if n == m >= 2 else ""
@@ -183,7 +186,7 @@ def source(n: int, m: int) -> str:
 import numpy as np
 from numba import njit, prange
 
-from localcount.kernel import _border_weight, _square_weight
+from localcount.kernel import _border_weight, _popcount, _square_weight
 
 
 @njit(cache=True)
@@ -238,7 +241,7 @@ def _square_source(n: int) -> str:
         sh = f" >> {_u((r - 1) * side)}" if r > 1 else ""
         decode[r] = f"(e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1)))"
     lane_rows = [r for r in decode if (r - 1) * side < LANE_BITS]
-    first = _first_pass([0, n - 1], n, lambda r: f"r{r}", "blockR", "blockC", None)
+    first = _first_pass([0, n - 1], n, lambda r: f"r{r}", "blockC", None)
     fixed.append("        colbase = rspread[0, r0] | rspread[" + str(n - 1) + f", r{n - 1}]")
     fixed += ["        " + x for x in first]
     loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ")
