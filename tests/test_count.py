@@ -149,3 +149,14 @@ def test_every_group_gives_the_known_square_counts(n, specialized):
 def test_square_group_needs_a_square():
     with pytest.raises(ValueError):
         count(3, 4, symmetry="square")
+
+
+def test_popcount_counts_set_bits():
+    from numba import njit
+
+    from localcount.kernel import _popcount
+
+    count_bits = njit(lambda x: _popcount(x))
+    rng = random.Random(7)
+    values = [0, 1, 2**63, 2**64 - 1, 2**36 - 1] + [rng.getrandbits(64) for _ in range(100)]
+    assert [int(count_bits(np.uint64(v))) for v in values] == [bin(v).count("1") for v in values]
