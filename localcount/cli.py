@@ -8,7 +8,8 @@ Runs expected to take a second or more (or given ``--checkpoint-dir``,
 ``--shard``, ``--shard-bits`` or ``--fresh``) are split into shards counted
 by a pool of worker processes and recorded in a checkpoint, so the same
 command resumes after any stop.  ``merge`` adds up shard records from several
-directories; ``status`` shows what the checkpoints hold.
+directories; ``status`` shows what the checkpoints hold; ``table`` counts a
+range of sizes into results/ (``table.py``).
 
 Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
 error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
@@ -67,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=(
             "With no size arguments the size is read from stdin, e.g. echo '2 5' | python -m localcount. "
             "Other commands: 'python -m localcount merge DIR...' adds up shard records; "
-            "'python -m localcount status [DIR...]' shows checkpoints."
+            "'python -m localcount status [DIR...]' shows checkpoints; "
+            "'python -m localcount table --max-cells N' counts a range of sizes into results/ (see table --help)."
         ),
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
@@ -120,6 +122,10 @@ def main(argv=None) -> int:
         from . import report
 
         return report.main(argv[0], argv[1:])
+    if argv and argv[0] == "table":
+        from . import table
+
+        return table.main(argv[1:])
     rest, negatives = _split_argv(argv)
     args = _parser().parse_args(rest)
     try:

@@ -1,0 +1,233 @@
+"""The results files: every counting run with its provenance, and one row per size.
+
+``results/runs.csv`` keeps one row per run (a shard layout counted to the
+end: orientation, symmetry group and shard bits are in its ``layout`` key),
+``results/local.csv`` one row per size n ≤ m, derived from the runs.  Both
+are written only through ``add_run`` (temp file + ``os.replace``, so a crash
+leaves the old or the new file, never half of one).  A run whose count
+differs from a count already recorded for its size, in either orientation,
+is refused with ``ConflictError`` and nothing is written: a mismatch is a
+bug to find, never something to overwrite.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import os
+import pathlib
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, fields
+
+from . import __version__
+
+RUNS = "runs.csv"
+TABLE = "local.csv"
+
+
+class ConflictError(Exception):
+    """Two runs of the same size disagree."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One counting run to the end, with how and where it was made."""
+
+    n: int  # the size, n ≤ m (a run of m×n is recorded under n×m; its layout says which)
+    m: int
+    layout: str  # the shard layout key, e.g. '12x3-v1-s14-sym': orientation, logic version, shards, group
+    count: int
+    grids: int  # 2^(n·m)
+    wall_s: float  # wall time of the run that finished the count
+    compute_s: float  # seconds summed over every shard (all processes, all resumptions)
+    processes: int
+    version: str  # localcount version
+    commit: str  # git commit of the code, '+dirty' if it had changes
+    date: str  # UTC, when the count was finished
+    cpu: str
+    command: str
+
+    @property
+    def size(self) -> tuple:
+        """(n, m)."""
+        return self.n, self.m
+
+
+@dataclass(frozen=True)
+class Row:
+    """One size of the table: the count and the provenance of its first run."""
+
+    n: int
+    m: int
+    count: int
+    grids: int
+    fraction: str  # count / grids, 12 significant digits
+    wall_s: float
+    processes: int
+    version: str
+    commit: str
+    date: str
+    cpu: str
+    command: str
+    runs: int  # independent runs (different layouts) that agree on the count
+    layouts: str  # their layout keys, ';'-separated (details in runs.csv)
+
+
+def _convert(cls, raw: dict):
+    """A dataclass from a CSV row, with the field types restored."""
+    out = {}
+    for f in fields(cls):
+        value = raw[f.name]
+        out[f.name] = int(value) if f.type == "int" else float(value) if f.type == "float" else value
+    return cls(**out)
+
+
+def read_runs(directory) -> list:
+    """The runs recorded in ``directory`` (empty if there is no runs file yet)."""
+    path = pathlib.Path(directory) / RUNS
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        want = [f.name for f in fields(Run)]
+        if reader.fieldnames != want:
+            raise ValueError(f"{path}: unexpected columns {reader.fieldnames}; expected {want}")
+        try:
+            return [_convert(Run, row) for row in reader]
+        except (ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}: line {reader.line_num}: {err}") from None
+
+
+def read_table(directory) -> list:
+    """The rows of ``local.csv`` in ``directory`` (empty if there is none)."""
+    path = pathlib.Path(directory) / TABLE
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        try:
+            return [_convert(Row, row) for row in reader]
+        except (ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}: line {reader.line_num}: {err}") from None
+
+
+def table_rows(runs) -> list:
+    """One Row per size from a list of runs (sorted by cells, then n)."""
+    by_size: dict = {}
+    for run in runs:
+        by_size.setdefault(run.size, []).append(run)
+    rows = []
+    for (n, m), group in sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0])):
+        first = group[0]
+        counts = {r.count for r in group}
+        if len(counts) != 1:
+            raise ConflictError(f"{n}x{m}: the recorded runs disagree: {_describe(group)}")
+        rows.append(
+            Row(
+                n, m, first.count, first.grids, f"{first.count / first.grids:.12g}", first.wall_s, first.processes,
+                first.version, first.commit, first.date, first.cpu, first.command, len(group),
+                ";".join(r.layout for r in group),
+            )
+        )  # fmt: skip
+    return rows
+
+
+def _describe(runs) -> str:
+    return "; ".join(f"{r.layout} gave {r.count} ({r.date})" for r in runs)
+
+
+def add_run(directory, run: Run) -> bool:
+    """Record a run; False if its layout was already recorded with the same count.
+
+    Raises ConflictError, writing nothing, if a recorded run of the same
+    size (either orientation) has a different count.
+    """
+    directory = pathlib.Path(directory)
+    runs = read_runs(directory)
+    same = [r for r in runs if r.size == run.size]
+    bad = [r for r in same if r.count != run.count]
+    if bad:
+        raise ConflictError(
+            f"{run.n}x{run.m}: {run.layout} gave {run.count}, but {_describe(bad)}; nothing was written. "
+            "A mismatch is a bug: find it before recording either count"
+        )
+    if any(r.layout == run.layout for r in same):
+        return False
+    runs.append(run)
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_csv(directory / RUNS, [asdict(r) for r in runs], [f.name for f in fields(Run)])
+    _write_csv(directory / TABLE, [asdict(r) for r in table_rows(runs)], [f.name for f in fields(Row)])
+    return True
+
+
+def _write_csv(path: pathlib.Path, rows: list, columns: list) -> None:
+    """Write a CSV atomically: a temp file in the same directory, then os.replace."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux) and core count."""
+    name = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    name = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{name}, {os.cpu_count()} cores"
+
+
+def git_commit() -> str:
+    """The commit of the checkout this package runs from ('+dirty' if changed), else 'unknown'."""
+    here = pathlib.Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return commit + ("+dirty" if dirty else "")
+
+
+def utc_now() -> str:
+    """The current UTC time, e.g. '2026-11-22 04:30:00 UTC'."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def this_command(argv=None) -> str:
+    """The command line of this process, as a user would type it."""
+    argv = sys.argv[1:] if argv is None else argv
+    return shlex.join(["python", "-m", "localcount", *argv])
+
+
+def make_run(lay, count: int, wall_s: float, compute_s: float, processes: int, command: str) -> Run:
+    """A Run for a finished layout, with this machine's provenance."""
+    n, m = sorted((lay.n, lay.m))
+    return Run(
+        n, m, lay.key, int(count), 2 ** (n * m), round(wall_s, 3), round(compute_s, 3), processes, __version__,
+        git_commit(), utc_now(), cpu_model(), command,
+    )  # fmt: skip

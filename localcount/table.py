@@ -1,0 +1,170 @@
+"""``python -m localcount table``: count every size of a range, twice, into results/.
+
+Each size n ≤ m is counted by two independent code paths (``paths``): the
+n×m orientation with the default symmetry group, and the transposed m×n
+orientation with another group (every grid for small sizes, else the flips;
+for squares that is a different group from the default one).  Every run is
+sharded and checkpointed, so the command resumes after any stop, and is
+recorded with its provenance in ``results/runs.csv``; two runs of a size
+that disagree stop the command (``results.ConflictError``).  Then the
+generated files are rendered (``publish``).
+
+stdout gets one line ``n m count`` per size once its runs agree; progress,
+estimates and skips go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+
+from . import results
+from .checkpoint import CheckpointError, default_dir, read_log
+from .report import format_seconds
+
+#: Sizes up to this many cells use every grid (no symmetry) for the second path.
+EVERY_GRID_CELLS = 24
+
+
+def _say(msg: str) -> None:
+    print(f"localcount: {msg}", file=sys.stderr, flush=True)
+
+
+def sizes_up_to(max_cells: int, min_cells: int = 0) -> list:
+    """Every n×m with 1 ≤ n ≤ m and min_cells ≤ n·m ≤ max_cells, and 0×0 if min_cells is 0, by cells then n."""
+    out = [(0, 0)] if min_cells <= 0 <= max_cells else []
+    out += [(n, m) for n in range(1, max_cells + 1) for m in range(n, max_cells // n + 1) if n * m >= min_cells]
+    return sorted(out, key=lambda s: (s[0] * s[1], s))
+
+
+def paths(n: int, m: int) -> list:
+    """The (rows, columns, symmetry) of the two independent runs of n×m (n ≤ m)."""
+    second = "none" if n * m <= EVERY_GRID_CELLS else "flips"
+    return [(n, m, "auto"), (m, n, second)]
+
+
+def parse_sizes(text: str) -> list:
+    """'3x12,4x10,6' -> [(3, 12), (4, 10), (6, 6)], each as n ≤ m."""
+    out = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*", item)
+        if not match:
+            raise ValueError(f"sizes look like 3x12,4x10,6 (n x m, or n for a square); got {item!r}")
+        n = int(match.group(1))
+        m = int(match.group(2)) if match.group(2) else n
+        out.append((min(n, m), max(n, m)))
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m localcount table",
+        description="Count every size n <= m of a range by two independent code paths; record the runs with "
+        "their provenance in results/ and regenerate the files made from them.",
+    )
+    p.add_argument("--max-cells", type=int, help="every n x m with n <= m and n*m up to this")
+    p.add_argument("--min-cells", type=int, default=0, help="skip sizes with fewer cells (default 0)")
+    p.add_argument("--sizes", help="these sizes instead, e.g. 3x12,4x10,6")
+    p.add_argument("--paths", type=int, choices=[1, 2], default=2, help="independent runs per size (default 2)")
+    p.add_argument(
+        "--max-estimate",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="skip runs estimated to take longer than this (they are listed; default: no limit)",
+    )
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
+    p.add_argument("--results", default="results", help="the results directory (default: ./results)")
+    p.add_argument("--render", action="store_true", help="only regenerate the files made from results/")
+    p.add_argument("--readme", default="README.md", help="project README whose known-values table is regenerated")
+    return p
+
+
+def main(argv) -> int:
+    """The ``table`` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    from . import publish
+
+    try:
+        if args.render and args.max_cells is None and args.sizes is None:
+            return publish.render(args.results, args.readme)
+        if args.max_cells is None and args.sizes is None:
+            raise ValueError("give --max-cells N, --sizes LIST or --render")
+        sizes = parse_sizes(args.sizes) if args.sizes else sizes_up_to(args.max_cells, args.min_cells)
+        from .count import MAX_CELLS
+
+        for n, m in sizes:
+            if n * m > MAX_CELLS:
+                raise ValueError(f"{n}x{m} has {n * m} cells; at most {MAX_CELLS} are supported")
+        if args.jobs is not None and args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
+        results.read_runs(args.results)  # a damaged runs file stops us before any work
+    except ValueError as err:
+        _say(f"error: {err}")
+        return 2
+    jobs = args.jobs or os.cpu_count() or 1
+    command = results.this_command(["table", *argv])
+    status = 0
+    skipped = []
+    for n, m in sizes:
+        try:
+            total, skips, stop = _count_size(n, m, args, jobs, command)
+        except results.ConflictError as err:
+            _say(f"error: {err}")
+            return 1
+        skipped += skips
+        if stop:
+            status = stop
+            if stop >= 128:  # interrupted: resume with the same command
+                break
+        if total is not None:
+            print(n, m, total, flush=True)
+    if skipped:
+        _say("not counted: " + "; ".join(skipped))
+    publish.render(args.results, args.readme, quiet=True)
+    return status
+
+
+def _count_size(n: int, m: int, args, jobs: int, command: str):
+    """Run the missing paths of n×m: (count if every path agrees, else None; [what was not counted]; exit status)."""
+    from .count import estimate_seconds
+    from .runner import Interrupted, Stopped, run, setup_logging
+    from .shards import layout
+
+    setup_logging(None, quiet=True)
+    recorded = {r.layout: r for r in results.read_runs(args.results)}
+    counts = set()
+    skips = []
+    directory = args.checkpoint_dir or default_dir()
+    for rows, cols, symmetry in paths(n, m)[: args.paths]:
+        lay = layout(rows, cols, symmetry=symmetry)
+        if lay.key in recorded:
+            counts.add(recorded[lay.key].count)
+            continue
+        if args.max_estimate is not None and rows * cols > 20:
+            est = estimate_seconds(rows, cols, lay.symmetry, parallel=False) / jobs
+            if est > args.max_estimate:
+                skips.append(f"{lay.key} (estimated {format_seconds(est)})")
+                continue
+        _say(f"counting {rows}x{cols} ({lay.key}) on {jobs} processes")
+        start = time.perf_counter()
+        try:
+            out = run(lay, directory, jobs)
+        except Stopped as stop:
+            skips.append(f"{lay.key} stopped ({stop}); {stop.saved} of {stop.shards} shards saved, rerun to resume")
+            return None, skips, 128 + stop.signum if isinstance(stop, Interrupted) else 1
+        except CheckpointError as err:
+            skips.append(f"{lay.key}: {err}")
+            return None, skips, 1
+        wall = time.perf_counter() - start
+        compute = sum(r.seconds for r in read_log(out.path).records.values())
+        results.add_run(args.results, results.make_run(lay, out.total, wall, compute, jobs, command))
+        counts.add(out.total)
+        _say(f"{lay.key}: {out.total} in {wall:.1f} s ({compute:.1f} s summed over shards)")
+    if not counts or skips:
+        return None, skips, 0
+    return counts.pop(), skips, 0

@@ -1,0 +1,137 @@
+"""The results table: runs recorded with provenance, conflicts refused, generated files."""
+
+import csv
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+
+import naive
+from localcount import publish, results, table
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README_STUB = "# x\n\n## Known values\n\n<!-- known-values:begin -->\nold\n<!-- known-values:end -->\n\ntail\n"
+
+
+def run_table(args, tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(
+        [sys.executable, "-m", "localcount", "table", *args, "--results", str(tmp_path / "res"),
+         "--checkpoint-dir", str(tmp_path / "ck"), "--readme", str(tmp_path / "README.md")],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+
+
+def fake_run(n, m, layout, count):
+    return results.Run(n, m, layout, count, 2 ** (n * m), 1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd")
+
+
+def test_sizes_up_to_lists_every_n_le_m_by_cells():
+    assert table.sizes_up_to(4) == [(0, 0), (1, 1), (1, 2), (1, 3), (1, 4), (2, 2)]
+    assert table.sizes_up_to(6, min_cells=5) == [(1, 5), (1, 6), (2, 3)]
+    assert all(n <= m and n * m <= 36 for n, m in table.sizes_up_to(36))
+    assert len(table.sizes_up_to(36)) == 1 + sum(36 // n - n + 1 for n in range(1, 7))
+
+
+def test_parse_sizes():
+    assert table.parse_sizes("3x12, 12x3,6") == [(3, 12), (3, 12), (6, 6)]
+    with pytest.raises(ValueError):
+        table.parse_sizes("3y12")
+
+
+def test_the_two_paths_are_different_layouts():
+    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12)]:
+        (a, b) = table.paths(n, m)
+        assert a != b and {a[:2], b[:2]} == {(n, m), (m, n)}
+
+
+def test_a_conflicting_run_is_refused_and_nothing_is_written(tmp_path):
+    assert results.add_run(tmp_path, fake_run(2, 3, "2x3-v1-s6-sym", 52))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(results.ConflictError, match="2x3"):
+        results.add_run(tmp_path, fake_run(2, 3, "3x2-v1-s6-all", 53))
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert not results.add_run(tmp_path, fake_run(2, 3, "2x3-v1-s6-sym", 52))  # same layout: not repeated
+    assert results.add_run(tmp_path, fake_run(2, 3, "3x2-v1-s6-all", 52))
+    (row,) = results.read_table(tmp_path)
+    assert (row.n, row.m, row.count, row.runs, row.layouts) == (2, 3, 52, 2, "2x3-v1-s6-sym;3x2-v1-s6-all")
+    assert results.read_runs(tmp_path) == [fake_run(2, 3, "2x3-v1-s6-sym", 52), fake_run(2, 3, "3x2-v1-s6-all", 52)]
+
+
+def test_a_damaged_runs_file_is_an_error_not_an_empty_table(tmp_path):
+    (tmp_path / results.RUNS).write_text("n,m,count\n1,2,3\n")
+    with pytest.raises(ValueError, match="unexpected columns"):
+        results.read_runs(tmp_path)
+    assert publish.render(tmp_path) == 1
+
+
+def test_table_counts_every_size_twice_and_matches_the_reference(tmp_path):
+    (tmp_path / "README.md").write_text(README_STUB)
+    proc = run_table(["--max-cells", "8"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    sizes = table.sizes_up_to(8)
+    assert proc.stdout.splitlines() == [f"{n} {m} {naive.count(n, m)}" for n, m in sizes]
+    rows = results.read_table(tmp_path / "res")
+    assert [(r.n, r.m, r.count, r.runs) for r in rows] == [(n, m, naive.count(n, m), 2) for n, m in sizes]
+    for r in rows:
+        assert r.grids == 2 ** (r.n * r.m) and float(r.fraction) == pytest.approx(r.count / r.grids)
+        assert r.command.startswith("python -m localcount table --max-cells 8") and r.cpu and r.date and r.commit
+    with open(tmp_path / "res" / "runs.csv", newline="") as f:
+        layouts = [row["layout"] for row in csv.DictReader(f)]
+    assert len(layouts) == len(set(layouts)) == 2 * len(sizes)
+    # generated files
+    res = tmp_path / "res"
+    assert (res / "b-squares.txt").read_text().splitlines()[2:] == ["0 1", "1 2", "2 14"]
+    assert (res / "b-table.txt").read_text().splitlines()[2:6] == ["1 2", "2 4", "3 4", "4 8"]
+    readme = (tmp_path / "README.md").read_text()
+    assert "old" not in readme and readme.endswith("<!-- known-values:end -->\n\ntail\n")
+    assert "| **2** | 14 | 52 | 208 |" in readme
+    assert "| 2×3 | 6 | 52 |" in (res / "README.md").read_text()
+    # a second run resumes: nothing counted again, the same lines on stdout
+    again = run_table(["--max-cells", "8"], tmp_path)
+    assert again.returncode == 0 and again.stdout == proc.stdout and "counting" not in again.stderr
+    assert results.read_table(tmp_path / "res") == rows
+
+
+def test_table_stops_on_a_conflict(tmp_path):
+    (tmp_path / "README.md").write_text(README_STUB)
+    res = tmp_path / "res"
+    results.add_run(res, fake_run(2, 2, "2x2-v1-s4-d4", 15))  # a wrong count
+    before = (res / "runs.csv").read_bytes()
+    proc = run_table(["--sizes", "2x2"], tmp_path)
+    assert proc.returncode == 1
+    assert "2x2" in proc.stderr and "gave 14" in proc.stderr and "nothing was written" in proc.stderr
+    assert (res / "runs.csv").read_bytes() == before
+
+
+def test_render_is_deterministic_and_idempotent(tmp_path):
+    for n, m in [(0, 0), (1, 1), (1, 2), (2, 2)]:
+        results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-sym", naive.count(n, m)))
+    assert publish.render(tmp_path) == 0
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert publish.render(tmp_path) == 0
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    assert publish.square_terms(results.read_table(tmp_path)) == [(0, 1), (1, 2), (2, 14)]
+    assert publish.antidiagonal_terms(results.read_table(tmp_path)) == [(1, 2), (2, 4), (3, 4)]
+
+
+def test_bad_table_arguments_exit_2(tmp_path):
+    for args in (["--sizes", "3y4"], [], ["--sizes", "9x9"], ["--max-cells", "4", "--jobs", "0"]):
+        proc = run_table(args, tmp_path)
+        assert proc.returncode == 2 and proc.stderr.startswith("localcount: error:"), (args, proc.stderr)
+
+
+def test_run_fields_round_trip_through_csv(tmp_path):
+    run = dataclasses.replace(fake_run(3, 4, "3x4-v1-s8-sym", 5), command="python -m localcount table --sizes '3x4'")
+    results.add_run(tmp_path, run)
+    assert results.read_runs(tmp_path) == [run]
+
+
+def test_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    for n, m in [(1, 1), (1, 2), (2, 2), (2, 3)]:
+        results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-sym", naive.count(n, m)))
+    png = publish.plot_png(results.read_table(tmp_path))
+    assert png.startswith(b"\x89PNG") and png == publish.plot_png(results.read_table(tmp_path))
