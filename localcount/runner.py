@@ -228,8 +228,20 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
         os.close(wake[1])
 
 
+#: Set once logging is configured: every further call of setup_logging would
+#: add handlers (and multiprocessing-logging's receiver threads) again.
+_logging_ready = False
+
+
 def setup_logging(log_file=None, quiet=False) -> None:
-    """Warnings to stderr (unless quiet), everything to ``log_file``; workers' records too."""
+    """Warnings to stderr (unless quiet), everything to ``log_file``; workers' records too.
+
+    Once per process: later calls change nothing.
+    """
+    global _logging_ready
+    if _logging_ready:
+        return
+    _logging_ready = True
     root = logging.getLogger()
     root.setLevel(logging.DEBUG)
     stderr = logging.StreamHandler(sys.stderr)

@@ -106,6 +106,9 @@ def main(argv) -> int:
     except ValueError as err:
         _say(f"error: {err}")
         return 2
+    from .runner import setup_logging
+
+    setup_logging(None, quiet=True)
     jobs = args.jobs or os.cpu_count() or 1
     command = results.this_command(["table", *argv])
     status = 0
@@ -132,10 +135,9 @@ def main(argv) -> int:
 def _count_size(n: int, m: int, args, jobs: int, command: str):
     """Run the missing paths of n×m: (count if every path agrees, else None; [what was not counted]; exit status)."""
     from .count import estimate_seconds
-    from .runner import Interrupted, Stopped, run, setup_logging
+    from .runner import Interrupted, Stopped, run
     from .shards import layout
 
-    setup_logging(None, quiet=True)
     recorded = {r.layout: r for r in results.read_runs(args.results)}
     counts = set()
     skips = []

@@ -135,3 +135,16 @@ def test_plot_is_a_png(tmp_path):
         results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-sym", naive.count(n, m)))
     png = publish.plot_png(results.read_table(tmp_path))
     assert png.startswith(b"\x89PNG") and png == publish.plot_png(results.read_table(tmp_path))
+
+
+def test_logging_is_set_up_once_per_process():
+    import logging
+    import threading
+
+    from localcount.runner import setup_logging
+
+    setup_logging(None, quiet=True)
+    handlers, threads = list(logging.getLogger().handlers), threading.active_count()
+    for _ in range(5):
+        setup_logging(None, quiet=True)
+    assert logging.getLogger().handlers == handlers and threading.active_count() == threads
