@@ -160,3 +160,14 @@ def test_popcount_counts_set_bits():
     rng = random.Random(7)
     values = [0, 1, 2**63, 2**64 - 1, 2**36 - 1] + [rng.getrandbits(64) for _ in range(100)]
     assert [int(count_bits(np.uint64(v))) for v in values] == [bin(v).count("1") for v in values]
+
+
+@pytest.mark.parametrize("n,m", [(1, 13), (13, 1)])
+def test_longest_table_lines_equal_the_line_dp(n, m):
+    assert count(n, m) == count(n, m, table_max=12) == 2**13
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,m", [(2, 13), (13, 2)])
+def test_longest_table_lines_equal_the_line_dp_slow(n, m):
+    assert count(n, m) == count(n, m, table_max=12)

@@ -8,7 +8,7 @@ import pytest
 import naive
 from localcount.clues import line_clue
 from localcount.linesolve import line_options
-from localcount.tables import clue_ids, line_table, spread_table
+from localcount.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, clue_ids, line_table, spread_table
 
 
 def naive_new_known(p: int, k: int, length: int) -> int:
@@ -26,7 +26,7 @@ def test_table_equals_naive_everywhere(length):
             assert table[p << length | k] == naive_new_known(p, k, length), (p, k)
 
 
-@pytest.mark.parametrize("length", [7, 8, 9])
+@pytest.mark.parametrize("length", [7, 8, 9, TABLE_MAX_LEN])
 def test_table_equals_line_dp(length):
     table = line_table(length)
     full = (1 << length) - 1
@@ -36,6 +36,13 @@ def test_table_equals_line_dp(length):
     for p, k in pairs:
         can0, can1 = line_options(line_clue(p, length), length, p & k, ~p & k & full)
         assert table[p << length | k] == full & ~(can0 & can1), (p, k)
+
+
+def test_all_tables_of_a_size_stay_under_one_gib():
+    longest = 2 * (4**TABLE_MAX_LEN) * np.dtype(np.uint16).itemsize  # a row table and a column table
+    spreads = 2 * 64 * (2**SPREAD_MAX_LEN) * 8  # at most 64 lines of at most SPREAD_MAX_LEN cells
+    assert longest + spreads < 2**30
+    assert line_table(TABLE_MAX_LEN).nbytes == 4**TABLE_MAX_LEN * 2
 
 
 def test_line_dp_matches_naive_on_arbitrary_knowledge():
