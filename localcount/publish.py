@@ -122,9 +122,10 @@ provenance; this page and the b-files are generated from `runs.csv`.
   wall seconds of the run that finished it, seconds summed over all shards
   (all processes, across resumptions), processes, localcount version, git
   commit, date (UTC), CPU and the exact command.
-* `local.csv` — one row per size n ≤ m: the count, 2^(n·m) grids, the
-  fraction solvable, the provenance of its first run and how many
-  independent runs agree (`runs`, their layouts in `layouts`). Each size is
+* `local.csv` — one row per size n ≤ m that two independent runs agree
+  on: the count, 2^(n·m) grids, the fraction solvable, the provenance of
+  its first run and how many runs agree (`runs`, their layouts in
+  `layouts`); sizes counted once are listed at the end. Each size is
   counted by two code paths: n×m with the default symmetry group, and the
   transposed m×n with every grid (up to {EVERY_GRID_CELLS} cells) or the flips. Two runs
   that disagree stop the tool; nothing is overwritten.
@@ -144,7 +145,21 @@ Machines: {"; ".join(machines) or "none yet"}.
 
 ## Fraction solvable
 
-{plot}{size_table(rows, run_list)}"""
+{plot}{size_table(rows, run_list)}
+## Counted once so far
+
+Sizes waiting for their second, independent run (not in `local.csv` or the
+tables above until it agrees):
+
+{_pending_list(run_list)}"""
+
+
+def _pending_list(run_list) -> str:
+    items = [
+        f"* {n}×{m}: " + "; ".join(f"`{r.layout}` gave {r.count} ({r.wall_s:g} s)" for r in group)
+        for n, m, group in results.pending(run_list)
+    ]
+    return "\n".join(items) + "\n" if items else "(none)\n"
 
 
 def known_values(rows) -> str:
@@ -209,6 +224,8 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
         _say(f"error: {err}")
         return 1
     directory.mkdir(parents=True, exist_ok=True)
+    if run_list:
+        results.write_table(directory, run_list)
     png = plot_png(rows) if rows else None
     written = []
     if png is not None and _write(directory / PLOT, png):

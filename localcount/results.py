@@ -2,7 +2,8 @@
 
 ``results/runs.csv`` keeps one row per run (a shard layout counted to the
 end: orientation, symmetry group and shard bits are in its ``layout`` key),
-``results/local.csv`` one row per size n ≤ m, derived from the runs.  Both
+``results/local.csv`` one row per size n ≤ m that REQUIRED_RUNS independent
+runs (different layouts) agree on, derived from the runs.  Both
 are written only through ``add_run`` (temp file + ``os.replace``, so a crash
 leaves the old or the new file, never half of one).  A run whose count
 differs from a count already recorded for its size, in either orientation,
@@ -27,6 +28,8 @@ from . import __version__
 
 RUNS = "runs.csv"
 TABLE = "local.csv"
+#: Independent runs that must agree before a size enters the table.
+REQUIRED_RUNS = 2
 
 
 class ConflictError(Exception):
@@ -115,17 +118,30 @@ def read_table(directory) -> list:
             raise ValueError(f"{path}: line {reader.line_num}: {err}") from None
 
 
-def table_rows(runs) -> list:
-    """One Row per size from a list of runs (sorted by cells, then n)."""
+def _by_size(runs) -> list:
+    """[((n, m), [runs])] sorted by cells, then n; ConflictError if a size's runs disagree."""
     by_size: dict = {}
     for run in runs:
         by_size.setdefault(run.size, []).append(run)
-    rows = []
-    for (n, m), group in sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0])):
-        first = group[0]
-        counts = {r.count for r in group}
-        if len(counts) != 1:
+    out = sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0]))
+    for (n, m), group in out:
+        if len({r.count for r in group}) != 1:
             raise ConflictError(f"{n}x{m}: the recorded runs disagree: {_describe(group)}")
+    return out
+
+
+def pending(runs) -> list:
+    """Sizes with fewer than REQUIRED_RUNS runs so far: [(n, m, [runs])]."""
+    return [(n, m, group) for (n, m), group in _by_size(runs) if len(group) < REQUIRED_RUNS]
+
+
+def table_rows(runs) -> list:
+    """One Row per size that REQUIRED_RUNS runs agree on (sorted by cells, then n)."""
+    rows = []
+    for (n, m), group in _by_size(runs):
+        if len(group) < REQUIRED_RUNS:
+            continue
+        first = group[0]
         rows.append(
             Row(
                 n, m, first.count, first.grids, f"{first.count / first.grids:.12g}", first.wall_s, first.processes,
@@ -160,8 +176,14 @@ def add_run(directory, run: Run) -> bool:
     runs.append(run)
     directory.mkdir(parents=True, exist_ok=True)
     _write_csv(directory / RUNS, [asdict(r) for r in runs], [f.name for f in fields(Run)])
-    _write_csv(directory / TABLE, [asdict(r) for r in table_rows(runs)], [f.name for f in fields(Row)])
+    write_table(directory, runs)
     return True
+
+
+def write_table(directory, runs) -> None:
+    """(Re)write local.csv from the runs."""
+    path = pathlib.Path(directory) / TABLE
+    _write_csv(path, [asdict(r) for r in table_rows(runs)], [f.name for f in fields(Row)])
 
 
 def _write_csv(path: pathlib.Path, rows: list, columns: list) -> None:

@@ -49,6 +49,8 @@ def test_the_two_paths_are_different_layouts():
 
 def test_a_conflicting_run_is_refused_and_nothing_is_written(tmp_path):
     assert results.add_run(tmp_path, fake_run(2, 3, "2x3-v1-s6-sym", 52))
+    assert results.read_table(tmp_path) == []  # one run: pending, not in the table yet
+    assert [(n, m) for n, m, _ in results.pending(results.read_runs(tmp_path))] == [(2, 3)]
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     with pytest.raises(results.ConflictError, match="2x3"):
         results.add_run(tmp_path, fake_run(2, 3, "3x2-v1-s6-all", 53))
@@ -108,8 +110,11 @@ def test_table_stops_on_a_conflict(tmp_path):
 
 def test_render_is_deterministic_and_idempotent(tmp_path):
     for n, m in [(0, 0), (1, 1), (1, 2), (2, 2)]:
-        results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-sym", naive.count(n, m)))
+        for group in ("sym", "all"):
+            results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-{group}", naive.count(n, m)))
+    results.add_run(tmp_path, fake_run(2, 3, "2x3-v1-s0-sym", 52))  # pending
     assert publish.render(tmp_path) == 0
+    assert "* 2×3: `2x3-v1-s0-sym` gave 52" in (tmp_path / "README.md").read_text()
     files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert publish.render(tmp_path) == 0
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
@@ -132,7 +137,8 @@ def test_run_fields_round_trip_through_csv(tmp_path):
 def test_plot_is_a_png(tmp_path):
     pytest.importorskip("matplotlib")
     for n, m in [(1, 1), (1, 2), (2, 2), (2, 3)]:
-        results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-sym", naive.count(n, m)))
+        for group in ("sym", "all"):
+            results.add_run(tmp_path, fake_run(n, m, f"{n}x{m}-v1-s0-{group}", naive.count(n, m)))
     png = publish.plot_png(results.read_table(tmp_path))
     assert png.startswith(b"\x89PNG") and png == publish.plot_png(results.read_table(tmp_path))
 
