@@ -334,6 +334,12 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
     step_bits = min(border_low, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
+    # When only the rows need the line DP, propagate columns first: the table
+    # lookups then give the DP knowledge to start from, and thin grids (1×m)
+    # are solved before any DP runs.  Local logic's fixpoint does not depend
+    # on the order of the line updates, so neither does the verdict.
+    cols_first = not flags[0] and flags[1]
+    tflags = (flags[1], flags[0], flags[3], flags[2])
     total = 0
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
@@ -359,6 +365,8 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
                 cols[c] = (colword >> np.uint64(c * n)) & mask_n
             if fast:
                 status, _ = _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread)
+            elif cols_first:
+                status, _ = _propagate(cols, rows, m, n, ctab, rtab, cspread, rspread, tflags, clue, F, G, bad, cover)
             else:
                 status, _ = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G, bad, cover)
             solved += status == SOLVED

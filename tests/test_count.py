@@ -171,3 +171,10 @@ def test_longest_table_lines_equal_the_line_dp(n, m):
 @pytest.mark.parametrize("n,m", [(2, 13), (13, 2)])
 def test_longest_table_lines_equal_the_line_dp_slow(n, m):
     assert count(n, m) == count(n, m, table_max=12)
+
+
+@pytest.mark.parametrize("n,m,table_max", [(2, 6, 3), (3, 5, 4), (2, 8, 5), (1, 14, 13), (4, 5, 4)])
+def test_columns_first_when_only_rows_need_the_line_dp(n, m, table_max):
+    """Rows longer than table_max use the DP, columns a table: the kernel starts with the columns."""
+    expected = naive.count(n, m) if n * m <= 12 else count(n, m, table_max=0, spread_max=0)
+    assert count(n, m, table_max=table_max, specialized=False) == expected
