@@ -11,6 +11,10 @@ No I/O and no validation here (``count.py`` does that).  Conventions:
   all columns) changes nothing after the other half has run: a line update is
   idempotent, so the other lines' inputs have not changed either and a full
   pass would change nothing.
+* The final knowledge does not depend on the order of the line updates
+  (each update is monotone and only adds knowledge, so all orders reach the
+  same least fixpoint); ``_count_unit`` therefore starts with the columns
+  when only the rows need the slow line DP.
 
 Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
 {identity, upside-down flip V, left-right flip H, VH}; SQUARE (n = m only)
