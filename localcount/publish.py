@@ -203,7 +203,6 @@ def plot_png(rows) -> bytes | None:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"n = {n}")
     ax.set_xlabel("cells n·m (n ≤ m)")
     ax.set_ylabel("fraction of grids locally solvable")
-    ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
