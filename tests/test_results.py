@@ -1,0 +1,72 @@
+"""The committed results: consistent, reproduced by the kernel where quick, and the generated files up to date."""
+
+import pathlib
+import shutil
+
+import pytest
+
+from localcount import publish, results
+from localcount.count import count
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+#: Sizes the plain kernel recounts quickly (no per-size compilation).
+RECOUNT_CELLS = 19
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return results.read_table(RESULTS)
+
+
+def test_every_size_has_two_agreeing_runs_with_provenance(rows):
+    runs = results.read_runs(RESULTS)
+    assert rows == results.table_rows(runs)  # local.csv is what the runs say (and they agree)
+    assert rows, "results/local.csv is empty"
+    for r in rows:
+        # independent: the runs differ in orientation or symmetry group, not just in shard bits
+        kinds = {(key.split("-")[0], key.split("-")[-1]) for key in r.layouts.split(";")}
+        assert len(kinds) >= 2, f"{r.n}x{r.m}: {r.layouts} are not independent code paths"
+        assert r.grids == 2 ** (r.n * r.m) and 0 <= r.count <= r.grids
+    for run in runs:
+        assert run.command.startswith("python -m localcount") and run.cpu and run.date.endswith("UTC")
+        assert run.commit and not run.commit.endswith("+dirty"), f"{run.layout} was counted by uncommitted code"
+        rows_, cols = map(int, run.layout.split("-")[0].split("x"))
+        assert sorted((rows_, cols)) == [run.n, run.m]
+
+
+def test_the_given_values(rows):
+    c = publish.counts(rows)
+    assert [c[(n, n)] for n in range(6)] == [1, 2, 14, 384, 51234, 24976511]
+    assert c[(2, 5)] == 810
+
+
+def test_small_sizes_are_recounted_by_the_kernel(rows):
+    small = [r for r in rows if r.n * r.m <= RECOUNT_CELLS]
+    assert len(small) > 30
+    for r in small:
+        assert count(r.n, r.m, specialized=False) == r.count, f"{r.n}x{r.m}"
+
+
+def test_generated_files_are_up_to_date(tmp_path):
+    shutil.copy(RESULTS / results.RUNS, tmp_path / results.RUNS)
+    (tmp_path / "project").mkdir()
+    readme = tmp_path / "project" / "README.md"
+    shutil.copy(ROOT / "README.md", readme)
+    assert publish.render(tmp_path, readme, quiet=True) == 0
+    for name in ("README.md", publish.SQUARES_BFILE, publish.TABLE_BFILE):
+        assert (tmp_path / name).read_text() == (RESULTS / name).read_text(), f"results/{name} is stale: run table --render"
+    assert readme.read_text() == (ROOT / "README.md").read_text(), "README's known values are stale: run table --render"
+    assert (RESULTS / publish.PLOT).exists()
+
+
+def test_readme_states_the_square_sequence_from_results(rows):
+    text = (ROOT / "README.md").read_text()
+    seq = ", ".join(str(v) for _, v in publish.square_terms(rows))
+    assert f"Squares, n = 0..{len(publish.square_terms(rows)) - 1}: {seq}." in text
+
+
+def test_bfiles_have_consecutive_indices():
+    for name, first in ((publish.SQUARES_BFILE, 0), (publish.TABLE_BFILE, 1)):
+        lines = [x for x in (RESULTS / name).read_text().splitlines() if not x.startswith("#")]
+        assert [int(x.split()[0]) for x in lines] == list(range(first, first + len(lines)))
