@@ -89,33 +89,29 @@ def _convert(cls, raw: dict):
     return cls(**out)
 
 
-def read_runs(directory) -> list:
-    """The runs recorded in ``directory`` (empty if there is no runs file yet)."""
-    path = pathlib.Path(directory) / RUNS
+def _read_csv(path: pathlib.Path, cls) -> list:
+    """The rows of a results CSV as ``cls`` instances; [] if the file does not exist."""
     if not path.exists():
         return []
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
-        want = [f.name for f in fields(Run)]
+        want = [f.name for f in fields(cls)]
         if reader.fieldnames != want:
             raise ValueError(f"{path}: unexpected columns {reader.fieldnames}; expected {want}")
         try:
-            return [_convert(Run, row) for row in reader]
+            return [_convert(cls, row) for row in reader]
         except (ValueError, KeyError, TypeError) as err:
             raise ValueError(f"{path}: line {reader.line_num}: {err}") from None
+
+
+def read_runs(directory) -> list:
+    """The runs recorded in ``directory`` (empty if there is no runs file yet)."""
+    return _read_csv(pathlib.Path(directory) / RUNS, Run)
 
 
 def read_table(directory) -> list:
     """The rows of ``local.csv`` in ``directory`` (empty if there is none)."""
-    path = pathlib.Path(directory) / TABLE
-    if not path.exists():
-        return []
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        try:
-            return [_convert(Row, row) for row in reader]
-        except (ValueError, KeyError, TypeError) as err:
-            raise ValueError(f"{path}: line {reader.line_num}: {err}") from None
+    return _read_csv(pathlib.Path(directory) / TABLE, Row)
 
 
 def _by_size(runs) -> list:
@@ -217,9 +213,9 @@ def cpu_model() -> str:
     return f"{name}, {os.cpu_count()} cores"
 
 
-def git_commit() -> str:
-    """The commit of the checkout this package runs from ('+dirty' if changed), else 'unknown'."""
-    here = pathlib.Path(__file__).resolve().parent
+def git_commit(where=None) -> str:
+    """The commit of the checkout holding ``where`` (default: this package), '+dirty' if changed."""
+    here = pathlib.Path(where or pathlib.Path(__file__).resolve().parent)
     try:
         commit = subprocess.run(
             ["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True

@@ -37,32 +37,6 @@ def parse_sizes(text: str) -> list:
     return out
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def git_commit() -> str:
-    """The checkout's commit (with '+dirty' if it has changes), or 'unknown'."""
-    import subprocess
-
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        commit = subprocess.run(
-            ["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
-        return commit + ("+dirty" if dirty.strip() else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
@@ -89,6 +63,7 @@ def main() -> int:
 
     from localcount.runner import run as run_sharded
     from localcount.shards import count_shard, layout
+    from localcount import results
 
     start = time.perf_counter()
     if args.mode == "threads":
@@ -112,10 +87,10 @@ def main() -> int:
             print(line, file=out, flush=True)
 
     emit(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
-    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {git_commit()}")
+    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {results.git_commit(os.path.dirname(os.path.abspath(__file__)))}")
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
-        f"# machine: {cpu_model()}, {os.cpu_count()} cores; mode={args.mode}, "
+        f"# machine: {results.cpu_model()}; mode={args.mode}, "
         f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={symmetry}"
     )
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
