@@ -13,8 +13,10 @@ bug to find, never something to overwrite.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
+import fcntl
 import os
 import pathlib
 import platform
@@ -159,6 +161,28 @@ def add_run(directory, run: Run) -> bool:
     size (either orientation) has a different count.
     """
     directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    with _locked(directory):
+        return _add_run(directory, run)
+
+
+@contextlib.contextmanager
+def _locked(directory: pathlib.Path):
+    """Hold an exclusive lock on the results directory (several ``table`` runs may share it).
+
+    Without it two processes adding runs at once could each rewrite
+    runs.csv from what they read, and one run would be lost.
+    """
+    with open(directory / ".runs.lock", "a") as f:
+        fcntl.lockf(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(f, fcntl.LOCK_UN)
+
+
+def _add_run(directory: pathlib.Path, run: Run) -> bool:
+    """add_run with the lock held."""
     runs = read_runs(directory)
     same = [r for r in runs if r.size == run.size]
     bad = [r for r in same if r.count != run.count]
@@ -170,7 +194,6 @@ def add_run(directory, run: Run) -> bool:
     if any(r.layout == run.layout for r in same):
         return False
     runs.append(run)
-    directory.mkdir(parents=True, exist_ok=True)
     _write_csv(directory / RUNS, [asdict(r) for r in runs], [f.name for f in fields(Run)])
     write_table(directory, runs)
     return True

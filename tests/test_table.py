@@ -154,3 +154,21 @@ def test_logging_is_set_up_once_per_process():
     for _ in range(5):
         setup_logging(None, quiet=True)
     assert logging.getLogger().handlers == handlers and threading.active_count() == threads
+
+
+def _add_many(directory, start):
+    for i in range(start, start + 20):
+        results.add_run(directory, fake_run(1, i, f"1x{i}-v1-s0-sym", 2**i))
+
+
+def test_concurrent_writers_lose_no_run(tmp_path):
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_add_many, args=(tmp_path, 1 + 20 * k)) for k in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert sorted(r.m for r in results.read_runs(tmp_path)) == list(range(1, 81))
