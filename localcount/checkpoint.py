@@ -228,22 +228,32 @@ class Checkpoint:
         text = header_line(key) + "".join(
             record_line(key, s, r.count, r.seconds, r.when) for s, r in sorted(records.items())
         )
-        fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{key}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_atomic(self.path, text)
         dir_fd = os.open(self.dir, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def write_atomic(path, data) -> None:
+    """Replace ``path`` with ``data`` (text or bytes) atomically: a synced temp file beside it, then os.replace.
+
+    A crash leaves the old file or the new one, never part of either.
+    """
+    path = pathlib.Path(path)
+    raw = data.encode() if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def is_locked(lock_path) -> bool:

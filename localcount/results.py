@@ -17,16 +17,17 @@ import contextlib
 import csv
 import datetime
 import fcntl
+import io
 import os
 import pathlib
 import platform
 import shlex
 import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass, fields
 
 from . import __version__
+from .checkpoint import write_atomic
 
 RUNS = "runs.csv"
 TABLE = "local.csv"
@@ -206,20 +207,12 @@ def write_table(directory, runs) -> None:
 
 
 def _write_csv(path: pathlib.Path, rows: list, columns: list) -> None:
-    """Write a CSV atomically: a temp file in the same directory, then os.replace."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write a CSV atomically (``checkpoint.write_atomic``)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(path, buf.getvalue())
 
 
 def cpu_model() -> str:

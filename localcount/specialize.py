@@ -32,7 +32,6 @@ import importlib.util
 import os
 import pathlib
 import sys
-import tempfile
 
 CACHE_ENV = "LOCALCOUNT_KERNEL_DIR"
 
@@ -287,6 +286,8 @@ def supported(n: int, m: int, table_max: int, spread_max: int) -> bool:
 @functools.lru_cache(maxsize=None)
 def module(n: int, m: int):
     """The compiled specialised module for n×m (generated and written on first use)."""
+    from .checkpoint import write_atomic  # here: checkpoint imports count, which imports this module
+
     src = source(n, m)
     digest = hashlib.sha256(src.encode()).hexdigest()[:16]
     name = f"count_{n}x{m}_{digest}"
@@ -294,10 +295,7 @@ def module(n: int, m: int):
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.py"
     if not path.exists() or path.read_text() != src:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(src)
-        os.replace(tmp, path)
+        write_atomic(path, src)
     modname = f"localcount_generated.{name}"
     if modname in sys.modules:
         return sys.modules[modname]
