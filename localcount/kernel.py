@@ -6,7 +6,8 @@ No I/O and no validation here (``count.py`` does that).  Conventions:
   ``KC`` is the same knowledge in column layout (bit ``c*n + r``).  Both are
   kept up to date, so a line's known cells are one shift and mask away.
 * A line's update is ``table[p << L | k]`` (``tables.line_table``) or, for
-  lines too long for a table, the dynamic program ``linesolve._line_options``.
+  lines too long for a table, ``linesolve._line_options_bits`` (word
+  operations; the dynamic program ``_line_options`` beyond 62 cells).
 * Propagation stops when the grid is solved, or when a half pass (all rows or
   all columns) changes nothing after the other half has run: a line update is
   idempotent, so the other lines' inputs have not changed either and a full
@@ -44,7 +45,7 @@ from numba import njit, prange, types
 from numba.extending import intrinsic
 
 from .clues import _line_clue_into
-from .linesolve import _line_options
+from .linesolve import MAX_BITS_LINE, _line_options, _line_options_bits
 
 STUCK = 0
 SOLVED = 1
@@ -170,23 +171,37 @@ def _spread(i, x, lines, length, spread, use_table):
 
 
 @njit(cache=True)
-def _update_line_dp(p, k, length, clue, F, G, bad, cover):
-    """New known mask of a line whose true cells are p and known cells k, without a table."""
+def _update_line_dp(p, k, length, clue, t, F, G, bad, cover, Q):
+    """New known mask of a line whose true cells are p (clue: t runs) and known cells k, without a table."""
     full = _mask(length)
-    t = _line_clue_into(p, length, clue)
-    can0, can1 = _line_options(clue, t, length, p & k, ~p & k & full, F, G, bad, cover)
+    if length <= MAX_BITS_LINE:
+        can0, can1 = _line_options_bits(clue, t, length, p & k, ~p & k & full, Q)
+    else:
+        can0, can1 = _line_options(clue, t, length, p & k, ~p & k & full, F, G, bad, cover)
     return full & ~(can0 & can1)
 
 
 @njit(cache=True)
-def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G, bad, cover):
+def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q):
     """Local logic to the fixpoint: (SOLVED or STUCK, known mask in Grid layout).
 
-    flags = (rows use a table, columns use a table, row spread table, column spread table).
+    flags = (rows use a table, columns use a table, row spread table, column
+    spread table).  A line without a table gets its clue once (row r in
+    ``clues[r]``, column c in ``clues[n + c]``) and skips the line solver
+    when its known cells are what the solver last returned for it (``last``):
+    a line update is idempotent.
     """
     mask_m = _mask(m)
     mask_n = _mask(n)
     total = _mask(n * m)
+    if not flags[0]:
+        for r in range(n):
+            nruns[r] = _line_clue_into(rows[r], m, clues[r])
+            last[r] = _ALL
+    if not flags[1]:
+        for c in range(m):
+            nruns[n + c] = _line_clue_into(cols[c], n, clues[n + c])
+            last[n + c] = _ALL
     KR = np.uint64(0)
     KC = np.uint64(0)
     first = True
@@ -195,10 +210,13 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G
         for r in range(n):
             sh = np.uint64(r * m)
             k = (KR >> sh) & mask_m
-            if flags[0]:  # the table lookup stays inline; the DP is the rare slow path
+            if flags[0]:  # the table lookup stays inline; the line solver is the rare slow path
                 nk = np.uint64(rtab[(rows[r] << np.uint64(m)) | k])
+            elif k == last[r] or k == mask_m:
+                continue
             else:
-                nk = _update_line_dp(rows[r], k, m, clue, F, G, bad, cover)
+                nk = _update_line_dp(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
+                last[r] = nk
             if nk != k:
                 KR |= nk << sh
                 KC |= _spread(r, nk & ~k, n, m, rspread, flags[2])
@@ -212,10 +230,13 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G
         for c in range(m):
             sh = np.uint64(c * n)
             k = (KC >> sh) & mask_n
-            if flags[1]:  # the table lookup stays inline; the DP is the rare slow path
+            if flags[1]:  # the table lookup stays inline; the line solver is the rare slow path
                 nk = np.uint64(ctab[(cols[c] << np.uint64(n)) | k])
+            elif k == last[n + c] or k == mask_n:
+                continue
             else:
-                nk = _update_line_dp(cols[c], k, n, clue, F, G, bad, cover)
+                nk = _update_line_dp(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
+                last[n + c] = nk
             if nk != k:
                 KC |= nk << sh
                 KR |= _spread(c, nk & ~k, m, n, cspread, flags[3])
@@ -274,17 +295,21 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
 
 @njit(cache=True)
 def _scratch(n, m):
-    """Per-thread work arrays: rows, cols, clue buffer and the line DP's arrays."""
+    """Per-thread work arrays: rows, cols, each line's clue, run count and last
+    solver result, and the line solvers' arrays."""
     big = max(n, m)
     runs = (big + 1) // 2 + 1
     return (
         np.zeros(max(n, 1), np.uint64),
         np.zeros(max(m, 1), np.uint64),
-        np.zeros(runs, np.int64),
+        np.zeros((n + m, runs), np.int64),
+        np.zeros(n + m, np.int64),
+        np.zeros(n + m, np.uint64),
         np.zeros((runs + 1, big + 3), np.uint8),
         np.zeros((runs + 1, big + 3), np.uint8),
         np.zeros(big + 3, np.int32),
         np.zeros(big + 3, np.int32),
+        np.zeros(runs + 1, np.uint64),
     )
 
 
@@ -305,7 +330,7 @@ def _load_grid(grid, n, m, rows, cols, rspread, flags):
 @njit(cache=True)
 def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
     """Status and final known mask of each grid in an array of Grid bit masks."""
-    rows, cols, clue, F, G, bad, cover = _scratch(n, m)
+    rows, cols, clues, nruns, last, F, G, bad, cover, Q = _scratch(n, m)
     status = np.zeros(len(grids), np.int64)
     known = np.zeros(len(grids), np.uint64)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
@@ -314,14 +339,14 @@ def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
         if fast:
             status[i], known[i] = _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread)
         else:
-            status[i], known[i] = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G, bad, cover)
+            status[i], known[i] = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q)
     return status, known
 
 
 @njit(cache=True)
 def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
     """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
-    rows, cols, clue, F, G, bad, cover = _scratch(n, m)
+    rows, cols, clues, nruns, last, F, G, bad, cover, Q = _scratch(n, m)
     mask_m = _mask(m)
     mask_n = _mask(n)
     # row r's shift in the enumeration index (layout: row 0, row n-1, rows 1..n-2)
@@ -370,9 +395,9 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
             if fast:
                 status, _ = _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread)
             elif cols_first:
-                status, _ = _propagate(cols, rows, m, n, ctab, rtab, cspread, rspread, tflags, clue, F, G, bad, cover)
+                status, _ = _propagate(cols, rows, m, n, ctab, rtab, cspread, rspread, tflags, clues, nruns, last, F, G, bad, cover, Q)
             else:
-                status, _ = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clue, F, G, bad, cover)
+                status, _ = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q)
             solved += status == SOLVED
         total += weight * solved
     return total

@@ -20,6 +20,8 @@ import numpy as np
 from numba import njit
 
 MAX_LINE = 64
+#: Longest line ``_line_options_bits`` handles: positions 0..L+1 must fit a uint64.
+MAX_BITS_LINE = 62
 
 
 def make_scratch(max_len: int = MAX_LINE) -> tuple:
@@ -101,10 +103,118 @@ def line_options(clue, length: int, known1: int = 0, known0: int = 0) -> tuple:
     """(can0, can1) for a clue on a line of ``length`` cells with some cells known."""
     if length > MAX_LINE:
         raise ValueError(f"line of {length} cells is longer than {MAX_LINE}")
+    if sum(clue) + len(clue) - 1 > length:
+        return 0, 0  # cannot fit (and would overrun the DP's arrays, sized for clues that fit)
     arr = np.zeros(max(1, len(clue)), np.int64)
     arr[: len(clue)] = clue
     F, G, bad, cover = make_scratch(length)
     can0, can1 = _line_options(
         arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover
     )
+    return int(can0), int(can1)
+
+
+# --- The same answer with word operations: O(runs) instead of O(L * runs). ---
+#
+# Bit i of a word is cell i (or *position* i: the boundary before cell i;
+# position L is the line's end).  A virtual empty cell L follows the line.
+# E = cells that may be empty (not known filled, plus the virtual cell),
+# Z = cells that may not be filled (known empty, and every bit >= L).
+# Forward, a pattern is split into tokens "run j, then one empty cell"; R_j
+# is the set of positions p such that cells [0, p) can hold runs 0..j-1 as
+# tokens and empty cells.  Backward, tokens are "one empty cell, then run";
+# Q_k is the set of positions p such that cells [p, L) can hold the last k
+# runs as such tokens and empty cells.  Run j can start at s iff s in R_j,
+# cells s..s+b-1 can be filled, and s+b in Q_{t-1-j} (Q_0 holds the line's
+# end L).  Cell x can be empty iff it follows such a run (s+b = x), or
+# x in R_j and x in Q_{t-j} for some j (an empty cell outside any token
+# of one direction).  The line has a fitting pattern iff L+1 in R_t.
+
+
+@njit(cache=True)
+def _smear_up(x, width):
+    """OR of x << i for 0 <= i < width (width >= 1)."""
+    w = 1
+    while w * 2 <= width:
+        x |= x << np.uint64(w)
+        w *= 2
+    if w < width:
+        x |= x << np.uint64(width - w)
+    return x
+
+
+@njit(cache=True)
+def _smear_down(x, width):
+    """OR of x >> i for 0 <= i < width (width >= 1)."""
+    w = 1
+    while w * 2 <= width:
+        x |= x >> np.uint64(w)
+        w *= 2
+    if w < width:
+        x |= x >> np.uint64(width - w)
+    return x
+
+
+@njit(cache=True)
+def _reach_up(x, a):
+    """Positions p >= some q in x with every cell of [q, p) in a (one addition:
+    the carry runs from the lowest seed of each run of a to one past its end)."""
+    return x | ((a + (x & a)) ^ a)
+
+
+@njit(cache=True)
+def _reach_down(x, a, steps):
+    """Positions p <= some q in x with every cell of [p, q) in a, for q - p < 2^steps."""
+    d = np.uint64(1)
+    for _ in range(steps):
+        x |= (x >> d) & a
+        a &= a >> d
+        d <<= np.uint64(1)
+    return x
+
+
+@njit(cache=True)
+def _line_options_bits(clue, t, length, known1, known0, Q):
+    """``_line_options`` for lines up to MAX_BITS_LINE cells by word operations.
+
+    Q: scratch of at least t + 1 uint64 words.
+    """
+    one = np.uint64(1)
+    L = np.uint64(length)
+    full = (one << L) - one
+    E = (~known1 & full) | (one << L)
+    Z = ~(~known0 & full)
+    steps = 0
+    while (1 << steps) <= length:
+        steps += 1
+    Q[0] = _reach_down(one << L, E, steps)
+    for k in range(1, t + 1):
+        b = np.uint64(clue[t - k])
+        starts = ~_smear_down(Z, clue[t - k]) & (E << one) & (Q[k - 1] >> b)
+        Q[k] = _reach_down(starts >> one, E, steps)
+    R = _reach_up(one, E)
+    can0 = np.uint64(0)
+    can1 = np.uint64(0)
+    for j in range(t):
+        b = np.uint64(clue[j])
+        can0 |= R & Q[t - j]
+        starts = R & ~_smear_down(Z, clue[j]) & (E >> b)
+        fits = starts & (Q[t - 1 - j] >> b)
+        can1 |= _smear_up(fits, clue[j])
+        can0 |= fits << b  # the empty cell after the run
+        R = _reach_up(starts << (b + one), E)
+    can0 |= R & Q[0]
+    if (R >> (L + one)) & one == 0:
+        return np.uint64(0), np.uint64(0)
+    return can0 & full, can1 & full
+
+
+def line_options_bits(clue, length: int, known1: int = 0, known0: int = 0) -> tuple:
+    """(can0, can1) as ``line_options``, by the word-operation solver."""
+    if length > MAX_BITS_LINE:
+        raise ValueError(f"line of {length} cells is longer than {MAX_BITS_LINE}")
+    arr = np.zeros(max(1, len(clue)), np.int64)
+    arr[: len(clue)] = clue
+    Q = np.zeros(len(clue) + 1, np.uint64)
+    can0, can1 = _line_options_bits(arr, len(clue), length, np.uint64(known1), np.uint64(known0), Q)
     return int(can0), int(can1)

@@ -123,6 +123,22 @@ def test_solve_grids_on_a_64_cell_grid():
     assert status[0] == SOLVED
 
 
+@pytest.mark.parametrize("n,m", [(2, 20), (20, 2), (3, 18), (1, 40), (40, 1), (2, 32), (1, 63), (64, 1)])
+def test_long_lines_match_the_clue_solver(n, m):
+    """Lines beyond the tables (word solver up to 62 cells, the DP beyond) against
+    ``logic.propagate``, which runs the DP on every line from the clues alone."""
+    from localcount.clues import grid_clues
+    from localcount.logic import propagate
+
+    rng = random.Random(n * 100 + m)
+    grids = [rng.getrandbits(n * m) & rng.getrandbits(n * m) | rng.getrandbits(n * m) for _ in range(60)]
+    status, known = solve_grids(grids, n, m)
+    for g, st, kn in zip(grids, status, known):
+        want = propagate(*grid_clues(g, n, m))
+        assert (st == SOLVED) == (want.status == "solved"), (n, m, g)
+        assert int(kn) == want.known, (n, m, g)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_square_border_weights_sum_to_the_number_of_borders(n):
     """Orbit-stabilizer: the weights of the representatives add up to all 2^(4n-4) borders."""

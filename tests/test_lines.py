@@ -7,7 +7,7 @@ import pytest
 
 import naive
 from localcount.clues import line_clue
-from localcount.linesolve import line_options
+from localcount.linesolve import MAX_BITS_LINE, line_options, line_options_bits
 from localcount.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, clue_ids, line_table, spread_table
 
 
@@ -66,6 +66,55 @@ def test_line_dp_on_a_64_cell_line():
     assert line_clue(line, 64) == clue
     can0, can1 = line_options(clue, 64)
     assert (can0, can1) == (~line & ((1 << 64) - 1), line)
+
+
+def _naive_options(clue, cells) -> tuple:
+    """(can0, can1) from the list of every pattern of the clue that fits the known cells."""
+    fits = [pat for pat in naive.patterns(clue, len(cells)) if all(c is None or c == v for c, v in zip(cells, pat))]
+    return (
+        sum(1 << i for i in range(len(cells)) if any(pat[i] == 0 for pat in fits)),
+        sum(1 << i for i in range(len(cells)) if any(pat[i] == 1 for pat in fits)),
+    )
+
+
+@pytest.mark.parametrize("length", range(1, 7))
+def test_word_solver_matches_naive_on_every_knowledge(length):
+    """Every clue of the length (and some that cannot fit), every known-cell assignment."""
+    clues = {line_clue(p, length) for p in range(1 << length)} | {(length + 1,), (1,) * length, (2, 2, 2, 2)}
+    for clue in clues:
+        for code in range(3**length):
+            cells = tuple((None, 0, 1)[code // 3**i % 3] for i in range(length))
+            known1 = sum(1 << i for i, v in enumerate(cells) if v == 1)
+            known0 = sum(1 << i for i, v in enumerate(cells) if v == 0)
+            assert line_options_bits(clue, length, known1, known0) == _naive_options(clue, cells), (clue, cells)
+
+
+@pytest.mark.parametrize("length", [7, 9, 12, 16, 23, 33, 47, MAX_BITS_LINE])
+def test_word_solver_matches_line_dp(length):
+    """Lines of the grids' true cells with random knowledge, and random knowledge against random clues."""
+    rng = random.Random(length)
+    full = (1 << length) - 1
+    for _ in range(2000):
+        p = rng.getrandbits(length) & rng.getrandbits(length) if rng.random() < 0.3 else rng.getrandbits(length)
+        k = rng.getrandbits(length) | rng.getrandbits(length)
+        clue = line_clue(p, length)
+        assert line_options_bits(clue, length, p & k, ~p & k & full) == line_options(clue, length, p & k, ~p & k & full)
+        other = line_clue(rng.getrandbits(length), length)
+        known1, known0 = p & k & rng.getrandbits(length), ~p & k & full & rng.getrandbits(length)
+        want = line_options(other, length, known1, known0)
+        assert line_options_bits(other, length, known1, known0) == want, (other, known1, known0)
+
+
+def test_word_solver_refuses_lines_beyond_its_width():
+    with pytest.raises(ValueError, match="longer than"):
+        line_options_bits((1,), MAX_BITS_LINE + 1)
+
+
+def test_line_dp_says_no_fit_for_clues_longer_than_the_line():
+    """A clue needing more cells than the line has no pattern (and must not overrun the DP's arrays)."""
+    assert line_options((1,) * 10, 5) == (0, 0)
+    assert line_options((6,), 5) == (0, 0)
+    assert line_options_bits((1,) * 10, 5) == (0, 0)
 
 
 def test_clue_ids_group_lines_by_clue():
