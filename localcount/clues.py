@@ -11,7 +11,9 @@ empty clue ``()``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 Grid = int
 Line = int
@@ -85,19 +87,32 @@ def format_clue(clue: Clue) -> str:
     return " ".join(map(str, clue)) if clue else "0"
 
 
+@intrinsic
+def _trailing_zeros(typingctx, x):
+    """Number of trailing zero bits of a uint64 (64 for 0; one TZCNT instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
 @njit(cache=True)
 def _line_clue_into(line, length, out):
-    """Write the clue of ``line`` into ``out``; return the number of runs."""
+    """Write the clue of ``line`` into ``out``; return the number of runs.
+
+    One step per run, without a branch per cell: a run starts at a 1 after
+    a 0 and ends at a 1 before a 0, so the i-th start and the i-th end are
+    the lowest remaining bits of those two masks.
+    """
+    one = np.uint64(1)
+    line &= (one << np.uint64(length)) - one if length < 64 else ~np.uint64(0)
+    starts = line & ~(line << one)
+    ends = line & ~(line >> one)
     t = 0
-    run = 0
-    for i in range(length):
-        if (line >> np.uint64(i)) & np.uint64(1):
-            run += 1
-        elif run:
-            out[t] = run
-            t += 1
-            run = 0
-    if run:
-        out[t] = run
+    while starts:
+        out[t] = np.int64(_trailing_zeros(ends) - _trailing_zeros(starts)) + 1
         t += 1
+        starts &= starts - one
+        ends &= ends - one
     return t

@@ -20,6 +20,27 @@ def test_line_clue():
     assert line_clue(0b101, 3) == (1, 1)
 
 
+def test_kernel_clue_matches_line_clue_on_every_length():
+    """The kernels' branch-free clue (one step per run) against the cell-by-cell one,
+    with bits above the line's length set to show they are ignored."""
+    import random
+
+    import numpy as np
+
+    from localcount.clues import _line_clue_into
+
+    rng = random.Random(5)
+    out = np.zeros(33, np.int64)
+    for length in range(1, 65):
+        full = (1 << length) - 1
+        lines = [0, full, 0x5555555555555555 & full, 1, 1 << (length - 1)]
+        lines += [rng.getrandbits(length) for _ in range(200)]
+        for line in lines:
+            noisy = line | (rng.getrandbits(64) & ~full & ((1 << 64) - 1))
+            t = _line_clue_into(np.uint64(noisy), length, out)
+            assert tuple(int(x) for x in out[:t]) == line_clue(line, length), (length, line)
+
+
 def test_grid_round_trips():
     grid, n, m = parse_grid("1010/0100/1010/0011")
     assert (n, m) == (4, 4)
