@@ -70,11 +70,12 @@ class Context:
     cspread: np.ndarray
     flags: tuple
     specialized: bool  # count with the kernel generated for this size
+    columns: str | None = None  # its column mode (specialize.COLUMN_MODES)
 
     @property
     def spec(self):
         """The generated module for this size (compiled on first use), or None."""
-        return specialize.module(self.n, self.m) if self.specialized else None
+        return specialize.module(self.n, self.m, self.columns) if self.specialized else None
 
     def spec_args(self) -> tuple:
         """Arguments of the generated kernels after (unit(s), inner_bits, group)."""
@@ -92,11 +93,12 @@ def context(
     """Tables for counting n×m grids; lines longer than table_max use the line DP.
 
     ``specialized``: count with the kernel generated for n×m (None: when the
-    size has SPECIALIZE_MIN_CELLS cells or more and every line has tables).
+    size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
     """
     check_size(n, m)
     flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
-    can = specialize.supported(n, m, table_max, spread_max)
+    columns = specialize.column_mode(n, m, table_max, spread_max)
+    can = columns is not None
     if specialized is None:
         specialized = can and n * m >= SPECIALIZE_MIN_CELLS
     elif specialized and not can:
@@ -110,6 +112,7 @@ def context(
         spread_table(m, n) if flags[3] else _NO_SPREAD,
         flags,
         specialized,
+        columns if specialized else None,
     )
 
 

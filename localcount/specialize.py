@@ -66,6 +66,34 @@ def _half_pass(lines: int, length: int, word: str, other: str, name, table: str,
     return out
 
 
+def _solver_half_pass(lines: int, length: int, word: str, other: str, name, g: int, spread_table: bool) -> list:
+    """``_half_pass`` for columns too long for a table: the word line solver.
+
+    Column i of lane g gets its clue on its first update (``t{i}_{g}``, in
+    ``clues[g * lines + i]``) and keeps the solver's last result in
+    ``l{i}_{g}`` (``ALL`` before the first): a column whose knowledge is that
+    result, or complete, is not solved again (a line update is idempotent).
+    """
+    mask = _u((1 << length) - 1)
+    out = []
+    for i in range(lines):
+        shift = f" >> {_u(i * length)}" if i else ""
+        row = f"clues[{g * lines + i}]"
+        out += [
+            f"k{i} = ({word}{shift}) & {mask}",
+            f"if k{i} != l{i}_{g} and k{i} != {mask}:",
+            f"    if l{i}_{g} == ALL:",
+            f"        t{i}_{g} = _line_clue_into({name(i)}, {length}, {row})",
+            f"    k{i} = _update_line_dp({name(i)}, k{i}, {length}, {row}, t{i}_{g}, F, G, bad, cover, Q)",
+            f"    l{i}_{g} = k{i}",
+        ]
+    if spread_table:
+        out.append(f"{other} = " + " | ".join(f"cspread[{i}, k{i}]" for i in range(lines)))
+    else:
+        out.append(f"{other} = " + " | ".join(f"_spread({i}, k{i}, {lines}, {length}, cspread, False)" for i in range(lines)))
+    return out
+
+
 #: Grids propagated in lockstep by the generated kernels (more independent work
 #: per step); a power of two.  Measured on 6x6, one thread: 2 -> 1.14x, 4 -> 1.17x,
 #: 8 -> 1.06x over one lane; with the shared first pass 4 lanes still beat 2 and 8
@@ -74,7 +102,7 @@ LANES = 4
 LANE_BITS = LANES.bit_length() - 1
 
 
-def _solve_lines(n: int, m: int, lanes: int) -> list:
+def _solve_lines(n: int, m: int, lanes: int, columns: str = "table") -> list:
     """Statements propagating ``lanes`` grids in lockstep, then adding the solved ones to ``solved``.
 
     Each lane starts after its first row pass (``KC{g}`` set by
@@ -93,7 +121,11 @@ def _solve_lines(n: int, m: int, lanes: int) -> list:
     for lines, length, word, other, pat, table, spread in halves:
         for g in range(lanes):
             name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"  # noqa: E731
-            body += ["    " + line for line in _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)]
+            if pat == "c" and columns != "table":
+                half = _solver_half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, g, columns == "solver+spread")
+            else:
+                half = _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)
+            body += ["    " + line for line in half]
         for g in range(lanes):
             body.append(f"    o{g} = known{g}")
             body.append(f"    known{g} = _popcount({other}{g})")
@@ -115,7 +147,7 @@ def _first_pass(rows, m: int, name, kc: str, base: str) -> list:
     return out
 
 
-def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> str:
+def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, columns: str = "table") -> str:
     """The enumeration loop over a block: LANES grids at a time if the block allows, else one.
 
     ``decode``: row -> expression of its cells from ``{index}``, for the rows
@@ -142,8 +174,11 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> s
             for j in range(m):
                 sh = f" >> {_u(j * n)}" if j else ""
                 out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+                if columns != "table":
+                    out.append(f"l{j}_{g} = ALL")
+                    out.append(f"t{j}_{g} = 0")
             out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KC{g}", "stepC")
-        return out + _solve_lines(n, m, lanes)
+        return out + _solve_lines(n, m, lanes, columns)
 
     lines = [f"if step_bits >= {LANES.bit_length() - 1}:"]
     lines.append(f"    for j in range(0, 1 << step_bits, {LANES}):")
@@ -154,8 +189,16 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str) -> s
     return "\n".join(indent + x for x in lines)
 
 
-def source(n: int, m: int) -> str:
-    """The generated module for n×m (n, m >= 1, both short enough for tables)."""
+#: How the generated kernels update columns: by the line table, or by the word
+#: line solver with or without a spread table (columns longer than the tables).
+COLUMN_MODES = ("table", "solver+spread", "solver")
+
+
+def source(n: int, m: int, columns: str = "table") -> str:
+    """The generated module for n×m (n, m >= 1; rows short enough for tables,
+    columns updated as ``columns`` says, one of COLUMN_MODES)."""
+    if columns not in COLUMN_MODES:
+        raise ValueError(f"columns must be one of {COLUMN_MODES}, not {columns!r}")
     mask_m = (1 << m) - 1
     # Enumeration index layout as in kernel.py: row 0, row n-1, rows 1..n-2 (most significant first).
     shifts = {0: (n - 1) * m} if n >= 2 else {0: 0}
@@ -171,8 +214,15 @@ def source(n: int, m: int) -> str:
     border.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
     border += _first_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     border = "\n".join(" " * 8 + x for x in border)
-    loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ")
-    square = _square_source(n) if n == m >= 2 else ""
+    loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ", columns)
+    square = _square_source(n) if n == m >= 2 and columns == "table" else ""
+    scratch = ""
+    if columns != "table":
+        runs = (n + 1) // 2 + 1
+        scratch = (
+            f"    _rows, _cols, _clues, _nruns, _last, F, G, bad, cover, Q = _scratch({n}, {m})\n"
+            f"    clues = np.zeros(({LANES * m}, {runs}), np.int64)\n"
+        )
     dispatch = (
         "    if group == 2:\n        return _count_square(unit, inner_bits, rtab, ctab, rspread, cspread)\n"
         if square
@@ -181,17 +231,23 @@ def source(n: int, m: int) -> str:
 
     return f'''"""Generated by localcount.specialize for {n}x{m}; do not edit (see that module)."""
 
-# kernel.py digest {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
+# Digest of the modules called here {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
 import numpy as np
 from numba import njit, prange
 
-from localcount.kernel import _border_weight, _popcount, _square_weight
+from localcount.clues import _line_clue_into
+from localcount.kernel import _border_weight, _popcount, _scratch, _spread, _square_weight, _update_line_dp
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)
 def _count_rows(unit, inner_bits, group, rtab, ctab, rspread, cspread):
-    """count_unit for the NONE (0) and FLIPS (1) groups: index layout row 0, row n-1, rows 1..n-2."""
-    step_bits = min({border_low}, inner_bits)
+    """count_unit for the NONE (0) and FLIPS (1) groups: index layout row 0, row n-1, rows 1..n-2.
+
+    Columns: {columns}.
+    """
+{scratch}    step_bits = min({border_low}, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
     total = 0
     for s in range(1 << (inner_bits - step_bits)):
@@ -272,23 +328,38 @@ def _count_square(unit, inner_bits, rtab, ctab, rspread, cspread):
 
 
 def _kernel_digest() -> str:
-    """Digest of kernel.py, whose functions the generated modules call."""
-    from . import kernel
+    """Digest of kernel.py, clues.py and linesolve.py, whose functions the generated modules call
+    (numba's cache only notices changes to a function's own file)."""
+    from . import clues, kernel, linesolve
 
-    return hashlib.sha256(pathlib.Path(kernel.__file__).read_bytes()).hexdigest()[:16]
+    h = hashlib.sha256()
+    for mod in (kernel, clues, linesolve):
+        h.update(pathlib.Path(mod.__file__).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def column_mode(n: int, m: int, table_max: int, spread_max: int):
+    """How a specialised kernel for n×m updates its columns (COLUMN_MODES), or None if
+    there is none: rows need a table and a spread table; columns longer than the
+    tables use the word line solver."""
+    if not (1 <= n and 1 <= m and m <= min(table_max, spread_max)):
+        return None
+    if n <= table_max:
+        return "table" if n <= spread_max else None
+    return "solver+spread" if n <= spread_max else "solver"
 
 
 def supported(n: int, m: int, table_max: int, spread_max: int) -> bool:
-    """Whether a specialised kernel exists for n×m (every line with a table and a spread table)."""
-    return 1 <= n and 1 <= m and max(n, m) <= min(table_max, spread_max)
+    """Whether a specialised kernel exists for n×m."""
+    return column_mode(n, m, table_max, spread_max) is not None
 
 
 @functools.lru_cache(maxsize=None)
-def module(n: int, m: int):
+def module(n: int, m: int, columns: str = "table"):
     """The compiled specialised module for n×m (generated and written on first use)."""
     from .checkpoint import write_atomic  # here: checkpoint imports count, which imports this module
 
-    src = source(n, m)
+    src = source(n, m, columns)
     digest = hashlib.sha256(src.encode()).hexdigest()[:16]
     name = f"count_{n}x{m}_{digest}"
     directory = kernel_dir()

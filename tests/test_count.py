@@ -80,6 +80,40 @@ def test_specialised_kernel_equals_plain_kernel(n, m):
     assert count(n, m) == count(n, m, specialized=False)
 
 
+#: Generated kernels whose columns are longer than the tables allow (the word
+#: line solver, with or without a column spread table): (n, m, table_max, spread_max).
+SOLVER_COLUMNS = [(5, 2, 3, 16), (5, 2, 3, 4), (4, 3, 3, 16), (6, 1, 4, 4), (3, 2, 2, 2)]
+
+
+@pytest.mark.parametrize("n,m,table_max,spread_max", SOLVER_COLUMNS)
+def test_specialised_kernel_with_solver_columns_equals_reference(n, m, table_max, spread_max):
+    from localcount.count import context
+
+    opts = {"table_max": table_max, "spread_max": spread_max}
+    assert context(n, m, specialized=True, **opts).columns.startswith("solver")
+    want = reference(n, m)
+    assert count(n, m, specialized=True, **opts) == count(n, m, symmetry=False, specialized=True, **opts) == want
+
+
+@pytest.mark.parametrize("n,m,mode", [(14, 2, "solver+spread"), (17, 2, "solver"), (33, 1, "solver"), (15, 3, "solver+spread")])
+def test_specialised_shards_with_long_columns_equal_plain_shards(n, m, mode):
+    """Real tall sizes (columns beyond the tables): a random sample of 4096-grid units, unit by unit."""
+    from localcount.count import context, count_unit, plan
+
+    assert context(n, m).columns == mode
+    p = plan(n, m, unit_prefix_bits=n * m - 12)
+    for unit in random.Random(n * m).sample(range(p.units), 12):
+        for group in ("flips", "none"):
+            assert count_unit(p, unit, group, specialized=True) == count_unit(p, unit, group, specialized=False)
+
+
+def test_generated_source_refuses_an_unknown_column_mode():
+    from localcount.specialize import source
+
+    with pytest.raises(ValueError, match="columns must be one of"):
+        source(3, 3, "dp")
+
+
 def test_specialised_shards_equal_plain_shards():
     from localcount.count import count_unit, plan
 

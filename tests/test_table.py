@@ -42,9 +42,11 @@ def test_parse_sizes():
 
 
 def test_the_two_paths_are_different_layouts():
-    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12)]:
+    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 17)]:
         (a, b) = table.paths(n, m)
         assert a != b and {a[:2], b[:2]} == {(n, m), (m, n)}
+    (a, b) = table.paths(1, 33)  # one long row: both m×1, with different groups
+    assert a[:2] == b[:2] == (33, 1) and {a[2], b[2]} == {"flips", "none"}
 
 
 def test_a_conflicting_run_is_refused_and_nothing_is_written(tmp_path):
@@ -105,6 +107,19 @@ def test_table_stops_on_a_conflict(tmp_path):
     proc = run_table(["--sizes", "2x2"], tmp_path)
     assert proc.returncode == 1
     assert "2x2" in proc.stderr and "gave 14" in proc.stderr and "nothing was written" in proc.stderr
+    assert (res / "runs.csv").read_bytes() == before
+
+
+def test_a_size_with_enough_runs_is_not_counted_again(tmp_path):
+    """Even when its runs came from other paths (chosen by an older version): nothing is run or added."""
+    (tmp_path / "README.md").write_text(README_STUB)
+    res = tmp_path / "res"
+    results.add_run(res, fake_run(2, 3, "2x3-v1-s6-all", 52))
+    results.add_run(res, fake_run(2, 3, "3x2-v1-s6-sym", 52))
+    before = (res / "runs.csv").read_bytes()
+    proc = run_table(["--sizes", "2x3"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "2 3 52\n" and "counting" not in proc.stderr
     assert (res / "runs.csv").read_bytes() == before
 
 
