@@ -90,7 +90,7 @@ class Context:
 def context(
     n: int, m: int, table_max: int = TABLE_MAX_LEN, spread_max: int = SPREAD_MAX_LEN, specialized: bool | None = None
 ) -> Context:
-    """Tables for counting n×m grids; lines longer than table_max use the line DP.
+    """Tables for counting n×m grids; lines longer than table_max use the line solvers (linesolve).
 
     ``specialized``: count with the kernel generated for n×m (None: when the
     size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).

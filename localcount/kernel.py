@@ -15,7 +15,7 @@ No I/O and no validation here (``count.py`` does that).  Conventions:
 * The final knowledge does not depend on the order of the line updates
   (each update is monotone and only adds knowledge, so all orders reach the
   same least fixpoint); ``_count_unit`` therefore starts with the columns
-  when only the rows need the slow line DP.
+  when only the rows need the (slower) line solver.
 
 Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
 {identity, upside-down flip V, left-right flip H, VH}; SQUARE (n = m only)
@@ -186,8 +186,8 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
     """Local logic to the fixpoint: (SOLVED or STUCK, known mask in Grid layout).
 
     flags = (rows use a table, columns use a table, row spread table, column
-    spread table).  A line without a table gets its clue once (row r in
-    ``clues[r]``, column c in ``clues[n + c]``) and skips the line solver
+    spread table).  A line without a table gets its clue on its first update
+    (row r in ``clues[r]``, column c in ``clues[n + c]``) and skips the line solver
     when its known cells are what the solver last returned for it (``last``):
     a line update is idempotent.
     """
@@ -196,11 +196,9 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
     total = _mask(n * m)
     if not flags[0]:
         for r in range(n):
-            nruns[r] = _line_clue_into(rows[r], m, clues[r])
             last[r] = _ALL
     if not flags[1]:
         for c in range(m):
-            nruns[n + c] = _line_clue_into(cols[c], n, clues[n + c])
             last[n + c] = _ALL
     KR = np.uint64(0)
     KC = np.uint64(0)
@@ -215,6 +213,8 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             elif k == last[r] or k == mask_m:
                 continue
             else:
+                if last[r] == _ALL:
+                    nruns[r] = _line_clue_into(rows[r], m, clues[r])
                 nk = _update_line_dp(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
                 last[r] = nk
             if nk != k:
@@ -235,6 +235,8 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             elif k == last[n + c] or k == mask_n:
                 continue
             else:
+                if last[n + c] == _ALL:
+                    nruns[n + c] = _line_clue_into(cols[c], n, clues[n + c])
                 nk = _update_line_dp(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
                 last[n + c] = nk
             if nk != k:
@@ -363,9 +365,9 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
     step_bits = min(border_low, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
-    # When only the rows need the line DP, propagate columns first: the table
-    # lookups then give the DP knowledge to start from, and thin grids (1×m)
-    # are solved before any DP runs.  Local logic's fixpoint does not depend
+    # When only the rows need the line solver, propagate columns first: the table
+    # lookups then give the solver knowledge to start from, and thin grids (1×m)
+    # are solved before any line solver runs.  Local logic's fixpoint does not depend
     # on the order of the line updates, so neither does the verdict.
     cols_first = not flags[0] and flags[1]
     tflags = (flags[1], flags[0], flags[3], flags[2])

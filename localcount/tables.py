@@ -24,7 +24,7 @@ from .clues import line_clue
 #: Longest line that gets a table: 4^13 uint16 entries are 128 MiB (built in about
 #: 2.5 s), so two tables stay under 1 GiB for any size; 3x13 then counts about 80x
 #: faster than with the line DP (measured estimate 1 h against 78 h).  Longer
-#: lines use the dynamic program of ``linesolve``.
+#: lines use the line solvers of ``linesolve`` (the word solver up to 62 cells).
 TABLE_MAX_LEN = 13
 #: Longest line whose cells get a spread table (``spread_table``).
 SPREAD_MAX_LEN = 16
