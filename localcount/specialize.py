@@ -15,7 +15,10 @@ LANES grids.  The first row pass, where nothing is known yet, depends on
 each row alone; the lanes of a step share every row but the lowest one, so
 that pass is done once per block for the border rows, once per step for the
 other shared rows and once per lane only for the rows the lanes differ in
-(measured on 6x6, one thread: 1.27x).
+(measured on 6x6, one thread: 1.27x).  Tall sizes whose columns are too
+long for tables (16x2, 33x1) keep the table rows and update each column
+with the word line solver (``COLUMN_MODES``); a grid that the first row
+pass decides, like every m x 1 grid, never reaches it.
 
 The source is written to ``<cache>/kernels/count_<n>x<m>_<hash>.py`` (temp
 file + ``os.replace``) and imported from there, so numba's ``cache=True``
