@@ -171,7 +171,7 @@ def _spread(i, x, lines, length, spread, use_table):
 
 
 @njit(cache=True)
-def _update_line_dp(p, k, length, clue, t, F, G, bad, cover, Q):
+def _update_line_by_solver(p, k, length, clue, t, F, G, bad, cover, Q):
     """New known mask of a line whose true cells are p (clue: t runs) and known cells k, without a table."""
     full = _mask(length)
     if length <= MAX_BITS_LINE:
@@ -215,7 +215,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             else:
                 if last[r] == _ALL:
                     nruns[r] = _line_clue_into(rows[r], m, clues[r])
-                nk = _update_line_dp(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
+                nk = _update_line_by_solver(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
                 last[r] = nk
             if nk != k:
                 KR |= nk << sh
@@ -237,7 +237,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             else:
                 if last[n + c] == _ALL:
                     nruns[n + c] = _line_clue_into(cols[c], n, clues[n + c])
-                nk = _update_line_dp(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
+                nk = _update_line_by_solver(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
                 last[n + c] = nk
             if nk != k:
                 KC |= nk << sh

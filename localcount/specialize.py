@@ -87,7 +87,7 @@ def _solver_half_pass(lines: int, length: int, word: str, other: str, name, g: i
             f"if k{i} != l{i}_{g} and k{i} != {mask}:",
             f"    if l{i}_{g} == ALL:",
             f"        t{i}_{g} = _line_clue_into({name(i)}, {length}, {row})",
-            f"    k{i} = _update_line_dp({name(i)}, k{i}, {length}, {row}, t{i}_{g}, F, G, bad, cover, Q)",
+            f"    k{i} = _update_line_by_solver({name(i)}, k{i}, {length}, {row}, t{i}_{g}, F, G, bad, cover, Q)",
             f"    l{i}_{g} = k{i}",
         ]
     if spread_table:
@@ -239,7 +239,7 @@ import numpy as np
 from numba import njit, prange
 
 from localcount.clues import _line_clue_into
-from localcount.kernel import _border_weight, _popcount, _scratch, _spread, _square_weight, _update_line_dp
+from localcount.kernel import _border_weight, _popcount, _scratch, _spread, _square_weight, _update_line_by_solver
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
