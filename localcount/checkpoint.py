@@ -32,7 +32,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 
-from .shards import Layout, parse_key
+from .shards import Layout, format_value, parse_key, parse_value
 
 MAGIC = "localcount-checkpoint"
 FORMAT = 1
@@ -64,17 +64,17 @@ def header_line(key: str) -> str:
     return f"{MAGIC} {FORMAT} {key} {_crc(key)}\n"
 
 
-def record_line(key: str, shard: int, count: int, seconds: float, when: float) -> str:
-    """One checksummed record (the checksum covers the key too)."""
-    body = f"{shard} {count} {seconds:.3f} {when:.3f}"
+def record_line(key: str, shard: int, count, seconds: float, when: float) -> str:
+    """One checksummed record (the checksum covers the key too); ``count`` may be a stats vector."""
+    body = f"{shard} {format_value(count)} {seconds:.3f} {when:.3f}"
     return f"{body} {_crc(key + ' ' + body)}\n"
 
 
 @dataclass(slots=True)
 class Record:
-    """A finished shard."""
+    """A finished shard: its count (a tuple for stats runs, ``shards.StatsLayout``)."""
 
-    count: int
+    count: int | tuple
     seconds: float
     when: float
 
@@ -122,9 +122,9 @@ def read_log(path, expect: Layout | None = None) -> Log:
         try:
             if len(parts) != 5 or _crc(lay.key + " " + " ".join(parts[:4])) != parts[4]:
                 raise ValueError
-            shard, count = int(parts[0]), int(parts[1])
+            shard, count = int(parts[0]), parse_value(lay, parts[1])
             rec = Record(count, float(parts[2]), float(parts[3]))
-            if not 0 <= shard < lay.shards or count < 0:
+            if not 0 <= shard < lay.shards:
                 raise ValueError
         except ValueError:
             log.damaged += 1

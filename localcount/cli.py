@@ -69,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
             "With no size arguments the size is read from stdin, e.g. echo '2 5' | python -m localcount. "
             "Other commands: 'python -m localcount merge DIR...' adds up shard records; "
             "'python -m localcount status [DIR...]' shows checkpoints; "
-            "'python -m localcount table --max-cells N' counts a range of sizes into results/ (see table --help)."
+            "'python -m localcount table --max-cells N' counts a range of sizes into results/ (see table --help); "
+            "'python -m localcount stats N [M]' adds uniqueness, difficulty and stuck grids (see stats --help)."
         ),
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
@@ -126,6 +127,10 @@ def main(argv=None) -> int:
         from . import table
 
         return table.main(argv[1:])
+    if argv and argv[0] == "stats":
+        from . import statscli
+
+        return statscli.main(argv[1:])
     rest, negatives = _split_argv(argv)
     args = _parser().parse_args(rest)
     try:

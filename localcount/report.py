@@ -16,6 +16,7 @@ import sys
 import time
 
 from .checkpoint import CheckpointError, default_dir, find_logs, is_locked, read_log
+from .shards import StatsLayout, add_values
 
 
 def _say(msg: str) -> None:
@@ -23,7 +24,7 @@ def _say(msg: str) -> None:
 
 
 def merge_logs(paths) -> dict:
-    """Layout key -> (Layout, {shard: count}, [files]); CheckpointError on disagreement."""
+    """Layout key -> (Layout, {shard: count or stats vector}, [files]); CheckpointError on disagreement."""
     runs: dict = {}
     for path in find_logs(paths):
         log = read_log(path)
@@ -62,9 +63,14 @@ def merge(paths) -> int:
             )
             status = 1
             continue
-        total = sum(counts.values())
+        total = add_values(counts.values(), lay)
+        if isinstance(lay, StatsLayout):
+            from .stats import format_json, from_vector
+
+            total = format_json(from_vector(lay.n, lay.m, total))
         print(total if len(runs) == 1 else f"{lay.n} {lay.m} {total}", flush=True)
-        _say(f"{key}: all {lay.shards} shards from {len(files)} file(s): {lay.n}x{lay.m} count {total}")
+        what = "stats" if isinstance(lay, StatsLayout) else f"count {total}"
+        _say(f"{key}: all {lay.shards} shards from {len(files)} file(s): {lay.n}x{lay.m} {what}")
     return status
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checkpoint import Checkpoint, Record
-from .shards import Layout, count_shard, group_shards
+from .shards import Layout, add_values, compute_shard, group_shards
 
 log = logging.getLogger("localcount")
 
@@ -55,7 +55,7 @@ class WorkerDied(Stopped):
 class Outcome:
     """What a sharded run produced."""
 
-    total: int  # sum over the group's shards (the full count when the group is 0/1)
+    total: int | tuple  # sum over the group's shards (the full count when the group is 0/1; a vector for stats)
     shards: int  # shards in the group
     computed: int  # shards computed by this run (the rest came from the checkpoint)
     path: str  # the checkpoint file
@@ -83,11 +83,11 @@ def _worker(lay: Layout, conn) -> None:
         if shard is None:
             return
         start = time.perf_counter()
-        total = count_shard(lay, shard)
+        total = compute_shard(lay, shard)
         seconds = time.perf_counter() - start
         if delay:
             time.sleep(delay)
-        log.debug("shard %d of %s: %d in %.3f s (pid %d)", shard, lay.key, total, seconds, os.getpid())
+        log.debug("shard %d of %s: %s in %.3f s (pid %d)", shard, lay.key, total, seconds, os.getpid())
         conn.send((shard, total, seconds))
 
 
@@ -131,7 +131,7 @@ def run(
                 stop.saved = sum(s in done for s in shards)
                 stop.shards, stop.path = len(shards), str(ckpt.path)
                 raise
-        total = sum(done[s].count for s in shards)
+        total = add_values((done[s].count for s in shards), lay)
         return Outcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
 
 

@@ -62,14 +62,110 @@ _SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
 _KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)$")
 
 
-def parse_key(key: str) -> Layout:
-    """The Layout named by ``Layout.key``; ValueError if it is not one."""
+def parse_key(key: str):
+    """The Layout (or StatsLayout) named by its ``key``; ValueError if it is not one."""
     match = _KEY.match(key)
     if not match:
+        stats = _STATS_KEY.match(key)
+        if stats:
+            n, m, version, depth, path, suffix = stats.groups()
+            path = {v: k for k, v in _PATH_SUFFIX.items()}[path]
+            group = {v: k for k, v in _SUFFIX.items()}[suffix]
+            return StatsLayout(int(n), int(m), int(depth), path, group, int(version))
         raise ValueError(f"not a run key: {key!r}")
     n, m, version, bits, suffix = match.groups()
     group = {v: k for k, v in _SUFFIX.items()}[suffix]
     return Layout(int(n), int(m), int(bits), group, int(version))
+
+
+#: Bump when a change to the stats kernel could change a shard's vector.
+STATS_VERSION = 1
+_PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
+_STATS_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)$")
+
+
+def _fibonacci(k: int) -> int:
+    a, b = 0, 1
+    for _ in range(k):
+        a, b = b, a + b
+    return a
+
+
+@dataclass(frozen=True)
+class StatsLayout:
+    """The shards of a ``stats`` enumeration: shard s fixes the clues of ``depth`` rows (see statskernel)."""
+
+    n: int
+    m: int
+    depth: int
+    path: str = "rows"  # "rows" or "transposed" (stats.PATHS)
+    symmetry: str = "flips"  # "flips" or "none"
+    version: int = STATS_VERSION
+
+    @property
+    def clues(self) -> int:
+        """Clues of an enumerated row (F(L+2) for L cells): the base of shard numbers."""
+        return _fibonacci((self.n if self.path == "transposed" else self.m) + 2)
+
+    @property
+    def shards(self) -> int:
+        """Number of shards."""
+        return self.clues**self.depth
+
+    @property
+    def grids_per_shard(self) -> int:
+        """Grids per shard on average (shards differ: this is for progress and rates only)."""
+        return (1 << (self.n * self.m)) // self.shards
+
+    @property
+    def width(self) -> int:
+        """Length of a shard's vector (stats.width)."""
+        from .stats import width
+
+        return width(self.n, self.m)
+
+    @property
+    def key(self) -> str:
+        """Name of the layout, used for checkpoint files: e.g. '5x5-stats1-d2-rows-sym'."""
+        return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}"
+
+
+def parse_value(lay, text: str):
+    """A shard's recorded value: an int for counts, a tuple of ``width`` ints for stats; ValueError if bad."""
+    if isinstance(lay, StatsLayout):
+        value = tuple(int(v) for v in text.split(","))
+        if len(value) != lay.width or min(value) < 0:
+            raise ValueError(text)
+        return value
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
+def format_value(value) -> str:
+    """The text of a shard's value in a checkpoint record (``parse_value``'s inverse)."""
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def add_values(values, lay):
+    """The sum of shard values: ints, or tuples added entry by entry (Python ints: no overflow)."""
+    if isinstance(lay, StatsLayout):
+        total = [0] * lay.width
+        for v in values:
+            total = [a + int(b) for a, b in zip(total, v)]
+        return tuple(total)
+    return sum(int(v) for v in values)
+
+
+def compute_shard(lay, shard: int):
+    """The value of one shard (serial kernel, in this process): a count or a stats vector."""
+    if isinstance(lay, StatsLayout):
+        from .stats import stats_shards
+
+        vec = stats_shards(lay.n, lay.m, [shard], lay.path, lay.symmetry, lay.depth, parallel=False)[0]
+        return tuple(int(v) for v in vec)
+    return count_shard(lay, shard)
 
 
 def default_bits(n: int, m: int) -> int:

@@ -89,3 +89,53 @@ def solve_grid(grid: int, n: int, m: int):
 def count(n: int, m: int) -> int:
     """Number of n×m grids whose clues are locally solvable, by brute force."""
     return sum(solve_grid(g, n, m)[0] == "solved" for g in range(1 << (n * m)))
+
+
+def rounds_to_solve(row_clues, col_clues):
+    """Rounds (every row, then every column) until solved, or None if local logic gets stuck."""
+    n, m = len(row_clues), len(col_clues)
+    cells = [[UNKNOWN] * m for _ in range(n)]
+    solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
+    if solved():
+        return 0
+    rounds = 0
+    while True:
+        rounds += 1
+        before = [row[:] for row in cells]
+        for r in range(n):
+            cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r])))
+        if solved():
+            return rounds
+        after_rows = [row[:] for row in cells]
+        for c in range(m):
+            new = line_step(tuple(col_clues[c]), tuple(after_rows[r][c] for r in range(n)))
+            for r in range(n):
+                cells[r][c] = new[r]
+        if solved():
+            return rounds
+        if cells == before:
+            return None
+
+
+def stuck_at_start(row_clues, col_clues) -> bool:
+    """True when no line, alone with its clue, has a cell common to all its patterns."""
+    lines = [(clue, len(col_clues)) for clue in row_clues] + [(clue, len(row_clues)) for clue in col_clues]
+    return all(all(v is UNKNOWN for v in line_step(tuple(clue), (UNKNOWN,) * length)) for clue, length in lines)
+
+
+def stats(n: int, m: int) -> dict:
+    """Every measure of ``localcount.stats`` by brute force: a dictionary from clue pairs to grids."""
+    by_clues: dict = {}
+    for g in range(1 << (n * m)):
+        by_clues.setdefault(grid_clues(g, n, m), []).append(g)
+    out = {"grids": 1 << (n * m), "solvable": 0, "unique": 0, "stuck_start": 0, "rounds": {}}
+    for clues, grids in by_clues.items():
+        k = rounds_to_solve(*clues)
+        if len(grids) == 1:
+            out["unique"] += 1
+        if k is not None:
+            out["solvable"] += len(grids)
+            out["rounds"][k] = out["rounds"].get(k, 0) + len(grids)
+        elif stuck_at_start(*clues):
+            out["stuck_start"] += len(grids)
+    return out

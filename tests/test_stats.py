@@ -1,0 +1,185 @@
+"""``stats``: uniqueness, rounds and stuck grids against the brute-force reference, and its runs."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import naive
+from localcount import stats as S
+from localcount.checkpoint import Checkpoint, header_line, read_log, record_line
+from localcount.count import count
+from localcount.runner import DELAY_ENV
+from localcount.shards import StatsLayout, parse_key
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SMALL = [(n, m) for n in range(1, 13) for m in range(1, 13) if n * m <= 12] + [(4, 4)]
+MEDIUM = [(n, m) for n in range(1, 21) for m in range(1, 21) if 12 < n * m <= 20 and (n, m) != (4, 4)]
+
+
+def as_naive(s: S.Stats) -> dict:
+    """A Stats in the reference's shape."""
+    return {
+        "grids": s.grids,
+        "solvable": s.solvable,
+        "unique": s.unique,
+        "stuck_start": s.stuck_start,
+        "rounds": {k: v for k, v in enumerate(s.rounds) if v},
+    }
+
+
+def check_against_naive(n, m):
+    expect = naive.stats(n, m)
+    for path in S.PATHS:
+        for symmetry in S.SYMMETRIES:
+            assert as_naive(S.stats(n, m, path=path, symmetry=symmetry)) == expect, (n, m, path, symmetry)
+
+
+@pytest.mark.parametrize("n,m", SMALL)
+def test_every_path_and_group_equals_the_reference(n, m):
+    check_against_naive(n, m)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,m", MEDIUM)
+def test_every_path_and_group_equals_the_reference_up_to_20_cells(n, m):
+    check_against_naive(n, m)
+
+
+def test_known_values():
+    assert S.stats(2, 2).unique == S.stats(2, 2).solvable == 14
+    assert S.stats(3, 3).unique == S.stats(3, 3).solvable == 384
+    four = S.stats(4, 4)
+    assert four.solvable == 51234 and four.unique > four.solvable
+    assert S.stats(5, 5).solvable == 24976511
+
+
+@pytest.mark.parametrize("n,m", [(0, 0), (0, 3), (3, 0)])
+def test_the_empty_grid(n, m):
+    s = S.stats(n, m)
+    assert (s.grids, s.solvable, s.unique, s.stuck_start, s.rounds, s.max_rounds) == (1, 1, 1, 0, (1,), 0)
+
+
+@pytest.mark.parametrize("n,m", [(4, 5), (5, 4), (3, 7), (2, 10)])
+def test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count(n, m):
+    first = S.stats(n, m)
+    assert first.solvable == count(n, m)
+    assert S.stats(n, m, path="transposed") == first
+    assert S.stats(n, m, symmetry="none") == first
+    for depth in (0, 1, n):
+        assert S.stats(n, m, depth=depth) == first
+
+
+def test_shard_vectors_add_up_to_the_whole():
+    n, m = 4, 4
+    whole = S.stats(n, m)
+    shards = np.arange(S.shard_count(n, m, "rows", 2))
+    parallel = S.stats_shards(n, m, shards, depth=2)
+    serial = S.stats_shards(n, m, shards, depth=2, parallel=False)
+    assert (parallel == serial).all()
+    assert S.from_vector(n, m, parallel.sum(axis=0)) == whole
+
+
+def test_broken_invariants_are_errors_not_numbers():
+    good = list(S.stats_shards(2, 2, np.arange(S.shard_count(2, 2, "rows", 2)), depth=2).sum(axis=0))
+    assert S.from_vector(2, 2, good).unique == 14
+    for index, delta in ((0, -1), (4, 1), (len(S.VECTOR) + 1, 1), (2, -1)):
+        bad = list(good)
+        bad[index] += delta
+        with pytest.raises(S.InconsistentStats, match="a bug"):
+            S.from_vector(2, 2, bad)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [((14, 2), "at most 13 cells"), ((9, 9), "at most 64"), ((-1, 2), "non-negative")],
+)
+def test_unsupported_sizes_are_refused(args, message):
+    with pytest.raises(ValueError, match=message):
+        S.stats(*args)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(ValueError, match="path"):
+        S.stats(2, 2, path="columns")
+    with pytest.raises(ValueError, match="symmetry"):
+        S.stats(2, 2, symmetry="square")
+    with pytest.raises(ValueError, match="depth"):
+        S.stats(2, 2, depth=3)
+
+
+def test_table_and_json_say_the_same():
+    s = S.stats(3, 4)
+    data = json.loads(S.format_json(s))
+    assert data["unique"] == s.unique and data["not_solvable"] == s.grids - s.solvable
+    assert data["rounds"] == {"1": 1584, "2": 1504, "3": 28} == {str(k): v for k, v in naive.stats(3, 4)["rounds"].items()}
+    assert data["max_rounds"] == 3 and data["mean_rounds"] == pytest.approx((1584 + 2 * 1504 + 3 * 28) / 3116)
+    text = S.format_table(s)
+    for v in (s.grids, s.solvable, s.unique, s.stuck_start, 1584, 1504, 28):
+        assert str(v) in text
+
+
+def test_stats_layout_keys_and_records_round_trip(tmp_path):
+    lay = StatsLayout(5, 5, 2, "transposed", "none")
+    assert parse_key(lay.key) == lay and lay.shards == 13**2
+    vec = tuple(range(lay.width))
+    with Checkpoint(tmp_path, lay) as ck:
+        ck.open()
+        ck.record(7, vec, 0.5)
+    assert read_log(tmp_path / f"{lay.key}.log").records[7].count == vec
+    short = record_line(lay.key, 8, vec[:-1], 0.1, 1.0)  # a vector of the wrong length is damage
+    (tmp_path / "x.log").write_text(header_line(lay.key) + short)
+    assert read_log(tmp_path / "x.log").damaged == 1
+
+
+def run_cli(*args, env=None, timeout=300):
+    return subprocess.run(
+        [sys.executable, "-m", "localcount", "stats", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env or dict(os.environ, PYTHONPATH=ROOT),
+        timeout=timeout,
+    )
+
+
+def test_cli_table_json_and_bad_input():
+    res = run_cli(3, 4)
+    assert res.returncode == 0 and "3116" in res.stdout and "3152" in res.stdout
+    res = run_cli(4, 3, "--json", "--path", "transposed")
+    assert res.returncode == 0
+    assert json.loads(res.stdout) == json.loads(S.format_json(S.stats(4, 3)))
+    for bad, message in (("x", "whole number"), ("14 2", "at most 13 cells"), ("2 2 2", "one or two numbers")):
+        res = run_cli(*bad.split())
+        assert res.returncode == 2 and message in res.stderr and not res.stdout
+
+
+def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    lay = StatsLayout(4, 5, S.default_depth(4, 5))
+    log = tmp_path / f"{lay.key}.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localcount", "stats", "4", "5", "--jobs", "2", "--json", "--checkpoint-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**env, DELAY_ENV: "0.02"},
+        start_new_session=True,
+    )
+    deadline = time.time() + 120
+    while not log.exists() or len(log.read_text().splitlines()) < 10:
+        assert proc.poll() is None and time.time() < deadline
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = len(read_log(log).records)
+    assert 0 < kept < lay.shards
+    res = run_cli(4, 5, "--json", "--checkpoint-dir", tmp_path, env=env)
+    assert res.returncode == 0, res.stderr
+    assert f"{kept} of {lay.shards} shards from the checkpoint" in res.stderr
+    assert json.loads(res.stdout) == json.loads(S.format_json(S.stats(4, 5)))
+    merged = subprocess.run([sys.executable, "-m", "localcount", "merge", str(tmp_path)], capture_output=True, text=True, env=env)
+    assert merged.returncode == 0 and json.loads(merged.stdout) == json.loads(res.stdout)
