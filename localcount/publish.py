@@ -22,6 +22,8 @@ END = "<!-- known-values:end -->"
 SQUARES_BFILE = "b-squares.txt"
 TABLE_BFILE = "b-table.txt"
 PLOT = "fraction.png"
+ROUNDS_PLOT = "rounds.png"
+UNIQUE_BFILE = "b-unique-squares.txt"
 #: Text of results/README.md kept by hand-made runs of scripts/ (bench/), described once here.
 BENCH_NOTE = """\
 * `bench/` — output of `scripts/bench.py` (`--out FILE`): throughput of the
@@ -103,7 +105,76 @@ def size_table(rows, run_list) -> str:
     return "\n".join(lines) + "\n"
 
 
-def results_readme(rows, run_list, has_plot: bool) -> str:
+def stats_table(stat_rows) -> str:
+    """Markdown table: per size the grids, locally and uniquely solvable, stuck, and rounds."""
+    if not stat_rows:
+        return "(no stats yet: `python -m localcount table --stats --max-cells N`)\n"
+    lines = [
+        "| size | grids | locally solvable | uniquely solvable | unique, not locally solvable | stuck at the start "
+        "| mean rounds | max rounds | independent runs |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in stat_rows:
+        runs = "; ".join(f"`{key}`" for key in r.layouts.split(";"))
+        lines.append(
+            f"| {r.n}×{r.m} | {r.grids} | {r.solvable} | {r.unique} | {r.unique - r.solvable} | {r.stuck_start} "
+            f"| {float(r.mean_rounds):.4f} | {r.max_rounds} | {runs} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def rounds_table(stat_rows) -> str:
+    """Markdown table: locally solvable grids by the rounds they need, one line per size."""
+    if not stat_rows:
+        return ""
+    hists = [results.parse_rounds(r.rounds) for r in stat_rows]
+    ks = range(min(min(h, default=1) for h in hists), max(r.max_rounds for r in stat_rows) + 1)
+    lines = ["| size | " + " | ".join(map(str, ks)) + " |", "|---|" + "---:|" * len(ks)]
+    for r, hist in zip(stat_rows, hists):
+        lines.append(f"| {r.n}×{r.m} | " + " | ".join(str(hist.get(k, "")) for k in ks) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def unique_square_terms(stat_rows) -> list:
+    """[(n, uniquely solvable n×n grids)] for n = 0, 1, ... as long as every square is there."""
+    c = {(r.n, r.m): r.unique for r in stat_rows}
+    out = []
+    while (len(out), len(out)) in c:
+        out.append((len(out), c[(len(out), len(out))]))
+    return out
+
+
+def _stats_section(stat_rows, stat_runs, has_plot: bool) -> str:
+    """The uniqueness and difficulty part of results/README.md."""
+    squares = ", ".join(str(v) for _, v in unique_square_terms(stat_rows)) or "(none yet)"
+    plot = f"![locally solvable grids by rounds needed, one line per size]({ROUNDS_PLOT})\n\n" if has_plot else ""
+    waiting = [
+        f"* {n}×{m}: " + "; ".join(f"`{r.layout}` ({r.wall_s:g} s)" for r in group)
+        for n, m, group in results.stats_pending(stat_runs)
+    ]
+    return f"""## Uniqueness and difficulty
+
+From `python -m localcount table --stats` (`stats.csv`, runs with
+provenance in `stats-runs.csv`; each size by two independent enumerations:
+the n×m grids grouped by row clues with the flips, and the m×n transposes
+grouped by their row clues, run columns first, with every grid up to
+{EVERY_GRID_CELLS} cells). A grid is *uniquely solvable* when no other grid has
+the same row and column clues; every locally solvable grid is. *Stuck at
+the start*: no line alone has a cell common to all its fitting patterns.
+*Rounds*: round k is every row once, then every column once; a grid needs
+the number of the round in which its last cell became known (n rows, m
+columns, n ≤ m: rows first).
+
+{stats_table(stat_rows)}
+Uniquely solvable n×n grids: {squares} (n = 0, 1, ...; `{UNIQUE_BFILE}`).
+
+### Locally solvable grids by rounds needed
+
+{plot}{rounds_table(stat_rows)}
+{"Stats counted once so far (waiting for the second run):" + chr(10) + chr(10) + chr(10).join(waiting) + chr(10) if waiting else ""}"""
+
+
+def results_readme(rows, run_list, has_plot: bool, stats_section: str = "") -> str:
     """The text of results/README.md."""
     squares = square_terms(rows)
     seq = ", ".join(str(v) for _, v in squares) or "(none yet)"
@@ -150,7 +221,7 @@ Machines: {"; ".join(machines) or "none yet"}.
 Sizes waiting for their second, independent run (not in `local.csv` or the
 tables above until it agrees):
 
-{_pending_list(run_list)}"""
+{_pending_list(run_list)}{chr(10) + stats_section if stats_section else ""}"""
 
 
 def _pending_list(run_list) -> str:
@@ -209,28 +280,69 @@ def plot_png(rows) -> bytes | None:
     return buf.getvalue()
 
 
+def rounds_png(stat_rows) -> bytes | None:
+    """The difficulty histograms (share of locally solvable grids by rounds, one line per size) as PNG bytes."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import io
+
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
+    for r in stat_rows:
+        if r.n * r.m < 9 or not r.solvable:
+            continue
+        hist = sorted(results.parse_rounds(r.rounds).items())
+        ax.plot([k for k, _ in hist], [v / r.solvable for _, v in hist], marker="o", label=f"{r.n}×{r.m}")
+    ax.set_yscale("log")
+    ax.set_xlabel("rounds of local logic (every row, then every column)")
+    ax.set_ylabel("share of the locally solvable grids")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": "localcount", "CreationDate": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
 def render(results_dir, readme=None, quiet: bool = False) -> int:
     """Regenerate every file made from the runs; exit status."""
     directory = pathlib.Path(results_dir)
     try:
         run_list = results.read_runs(directory)
         rows = results.table_rows(run_list)
+        stat_runs = results.read_stats_runs(directory)
+        stat_rows = results.stats_rows(stat_runs)
     except (ValueError, results.ConflictError) as err:
         _say(f"error: {err}")
         return 1
     directory.mkdir(parents=True, exist_ok=True)
     if run_list:
         results.write_table(directory, run_list)
+    if stat_runs:
+        results.write_stats_table(directory, stat_runs)
     png = plot_png(rows) if rows else None
     written = []
     if png is not None and _write(directory / PLOT, png):
         written.append(PLOT)
     has_plot = (directory / PLOT).exists()
+    rounds = rounds_png(stat_rows) if stat_rows else None
+    if rounds is not None and _write(directory / ROUNDS_PLOT, rounds):
+        written.append(ROUNDS_PLOT)
+    section = _stats_section(stat_rows, stat_runs, (directory / ROUNDS_PLOT).exists()) if stat_runs else ""
     files = {
-        "README.md": results_readme(rows, run_list, has_plot),
+        "README.md": results_readme(rows, run_list, has_plot, section),
         SQUARES_BFILE: bfile(square_terms(rows), "locally solvable n x n nonogram grids, n = 0, 1, ..."),
         TABLE_BFILE: bfile(antidiagonal_terms(rows), "T(n,m): locally solvable n x m grids, by antidiagonals"),
     }
+    if stat_rows:
+        files[UNIQUE_BFILE] = bfile(
+            unique_square_terms(stat_rows), "uniquely solvable n x n nonogram grids, n = 0, 1, ..."
+        ).replace("results/runs.csv", "results/stats-runs.csv")
     for name, text in files.items():
         if _write(directory / name, text):
             written.append(name)

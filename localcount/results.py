@@ -9,6 +9,10 @@ leaves the old or the new file, never half of one).  A run whose count
 differs from a count already recorded for its size, in either orientation,
 is refused with ``ConflictError`` and nothing is written: a mismatch is a
 bug to find, never something to overwrite.
+
+``stats-runs.csv`` and ``stats.csv`` do the same for ``stats`` runs
+(uniqueness, difficulty, stuck grids), through ``add_stats_run``; a stats
+run's locally solvable count must also equal the size's counting runs.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from .checkpoint import write_atomic
 
 RUNS = "runs.csv"
 TABLE = "local.csv"
+STATS_RUNS = "stats-runs.csv"
+STATS_TABLE = "stats.csv"
 #: Independent runs that must agree before a size enters the table.
 REQUIRED_RUNS = 2
 
@@ -256,6 +262,172 @@ def this_command(argv=None) -> str:
     """The command line of this process, as a user would type it."""
     argv = sys.argv[1:] if argv is None else argv
     return shlex.join(["python", "-m", "localcount", *argv])
+
+
+@dataclass(frozen=True)
+class StatsRun:
+    """One ``stats`` enumeration to the end (``stats.Stats`` of n×m, n ≤ m, rows first), with its provenance."""
+
+    n: int
+    m: int
+    layout: str  # the StatsLayout key, e.g. '5x5-stats1-d2-tr-all': path and group
+    grids: int
+    solvable: int
+    unique: int
+    stuck_start: int
+    rounds: str  # the difficulty histogram, 'rounds:grids' pairs: '1:48 2:4'
+    wall_s: float
+    compute_s: float
+    processes: int
+    version: str
+    commit: str
+    date: str
+    cpu: str
+    command: str
+
+    @property
+    def size(self) -> tuple:
+        """(n, m)."""
+        return self.n, self.m
+
+    @property
+    def measures(self) -> tuple:
+        """What two runs of a size must agree on."""
+        return self.grids, self.solvable, self.unique, self.stuck_start, self.rounds
+
+    def histogram(self) -> dict:
+        """{rounds: grids} of the locally solvable grids."""
+        return parse_rounds(self.rounds)
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    """One size of the stats table: the measures, the provenance of the first run, the agreeing runs."""
+
+    n: int
+    m: int
+    grids: int
+    solvable: int
+    unique: int
+    stuck_start: int
+    rounds: str
+    mean_rounds: str  # 6 decimals
+    max_rounds: int
+    wall_s: float
+    processes: int
+    version: str
+    commit: str
+    date: str
+    cpu: str
+    command: str
+    runs: int
+    layouts: str
+
+
+def rounds_text(histogram) -> str:
+    """'1:48 2:4' from a histogram indexed by rounds (zeros left out)."""
+    return " ".join(f"{k}:{v}" for k, v in enumerate(histogram) if v)
+
+
+def parse_rounds(text: str) -> dict:
+    """{rounds: grids} from '1:48 2:4' (``rounds_text``'s inverse)."""
+    return {int(k): int(v) for k, v in (item.split(":") for item in text.split())}
+
+
+def read_stats_runs(directory) -> list:
+    """The stats runs recorded in ``directory``."""
+    return _read_csv(pathlib.Path(directory) / STATS_RUNS, StatsRun)
+
+
+def read_stats_table(directory) -> list:
+    """The rows of ``stats.csv`` in ``directory``."""
+    return _read_csv(pathlib.Path(directory) / STATS_TABLE, StatsRow)
+
+
+def _stats_by_size(runs) -> list:
+    """[((n, m), [stats runs])] sorted by cells, then n; ConflictError if a size's runs disagree."""
+    by_size: dict = {}
+    for run in runs:
+        by_size.setdefault(run.size, []).append(run)
+    out = sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0]))
+    for (n, m), group in out:
+        if len({r.measures for r in group}) != 1:
+            raise ConflictError(f"{n}x{m}: the recorded stats runs disagree: {_describe_stats(group)}")
+    return out
+
+
+def stats_pending(runs) -> list:
+    """Sizes with fewer than REQUIRED_RUNS stats runs: [(n, m, [runs])]."""
+    return [(n, m, group) for (n, m), group in _stats_by_size(runs) if len(group) < REQUIRED_RUNS]
+
+
+def stats_rows(runs) -> list:
+    """One StatsRow per size that REQUIRED_RUNS stats runs agree on."""
+    rows = []
+    for (n, m), group in _stats_by_size(runs):
+        if len(group) < REQUIRED_RUNS:
+            continue
+        f = group[0]
+        hist = parse_rounds(f.rounds)
+        mean = sum(k * v for k, v in hist.items()) / f.solvable if f.solvable else 0.0
+        rows.append(
+            StatsRow(
+                n, m, f.grids, f.solvable, f.unique, f.stuck_start, f.rounds, f"{mean:.6f}", max(hist, default=0),
+                f.wall_s, f.processes, f.version, f.commit, f.date, f.cpu, f.command, len(group),
+                ";".join(r.layout for r in group),
+            )
+        )  # fmt: skip
+    return rows
+
+
+def _describe_stats(runs) -> str:
+    return "; ".join(
+        f"{r.layout} gave solvable {r.solvable}, unique {r.unique}, stuck {r.stuck_start}, rounds {r.rounds} ({r.date})"
+        for r in runs
+    )
+
+
+def add_stats_run(directory, run: StatsRun) -> bool:
+    """Record a stats run; False if its layout was already recorded with the same measures.
+
+    Raises ConflictError, writing nothing, if a recorded stats run of the
+    size disagrees, or if its locally solvable count differs from a counting
+    run of the size.
+    """
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    with _locked(directory):
+        runs = read_stats_runs(directory)
+        same = [r for r in runs if r.size == run.size]
+        bad = [r for r in same if r.measures != run.measures]
+        counted = [r for r in read_runs(directory) if r.size == run.size and r.count != run.solvable]
+        if bad or counted:
+            what = _describe_stats(bad) if bad else _describe(counted)
+            raise ConflictError(
+                f"{run.n}x{run.m}: {run.layout} gave solvable {run.solvable}, unique {run.unique}, "
+                f"stuck {run.stuck_start}, rounds {run.rounds}, but {what}; nothing was written. "
+                "A mismatch is a bug: find it before recording either"
+            )
+        if any(r.layout == run.layout for r in same):
+            return False
+        runs.append(run)
+        _write_csv(directory / STATS_RUNS, [asdict(r) for r in runs], [f.name for f in fields(StatsRun)])
+        write_stats_table(directory, runs)
+        return True
+
+
+def write_stats_table(directory, runs) -> None:
+    """(Re)write stats.csv from the stats runs."""
+    path = pathlib.Path(directory) / STATS_TABLE
+    _write_csv(path, [asdict(r) for r in stats_rows(runs)], [f.name for f in fields(StatsRow)])
+
+
+def make_stats_run(lay, s, wall_s: float, compute_s: float, processes: int, command: str) -> StatsRun:
+    """A StatsRun for a finished stats layout of n×m (n ≤ m), with this machine's provenance."""
+    return StatsRun(
+        s.n, s.m, lay.key, s.grids, s.solvable, s.unique, s.stuck_start, rounds_text(s.rounds), round(wall_s, 3),
+        round(compute_s, 3), processes, __version__, git_commit(), utc_now(), cpu_model(), command,
+    )  # fmt: skip
 
 
 def make_run(lay, count: int, wall_s: float, compute_s: float, processes: int, command: str) -> Run:

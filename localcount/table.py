@@ -11,7 +11,10 @@ that disagree stop the command (``results.ConflictError``).  Then the
 generated files are rendered (``publish``).
 
 stdout gets one line ``n m count`` per size once its runs agree; progress,
-estimates and skips go to stderr.
+estimates and skips go to stderr.  With ``--stats`` the runs are ``stats``
+enumerations (``stats_paths``: grouped by rows with the flips, and by the
+transposed grid's rows with every grid or the flips), recorded in
+``results/stats-runs.csv``; stdout gets ``n m solvable unique stuck max-rounds``.
 """
 
 from __future__ import annotations
@@ -90,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
     p.add_argument("--results", default="results", help="the results directory (default: ./results)")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="run 'stats' (uniqueness, rounds, stuck grids) for the sizes instead of counting, into "
+        "results/stats-runs.csv and stats.csv (sizes whose lines all fit the line tables)",
+    )
     p.add_argument("--render", action="store_true", help="only regenerate the files made from results/")
     p.add_argument("--readme", default="README.md", help="project README whose known-values table is regenerated")
     return p
@@ -119,6 +128,8 @@ def main(argv) -> int:
         return 2
     from .runner import setup_logging
 
+    from .stats import InconsistentStats
+
     setup_logging(None, quiet=True)
     jobs = args.jobs or os.cpu_count() or 1
     command = results.this_command(["table", *argv])
@@ -126,8 +137,11 @@ def main(argv) -> int:
     skipped = []
     for n, m in sizes:
         try:
-            total, skips, stop = _count_size(n, m, args, jobs, command)
-        except results.ConflictError as err:
+            if args.stats:
+                total, skips, stop = _stats_size(n, m, args, jobs, command)
+            else:
+                total, skips, stop = _count_size(n, m, args, jobs, command)
+        except (results.ConflictError, InconsistentStats) as err:
             _say(f"error: {err}")
             return 1
         skipped += skips
@@ -136,7 +150,7 @@ def main(argv) -> int:
             if stop >= 128:  # interrupted: resume with the same command
                 break
         if total is not None:
-            print(n, m, total, flush=True)
+            print(n, m, *(total if isinstance(total, tuple) else (total,)), flush=True)
     if skipped:
         _say("not counted: " + "; ".join(skipped))
     publish.render(args.results, args.readme, quiet=True)
@@ -185,3 +199,45 @@ def _count_size(n: int, m: int, args, jobs: int, command: str):
     if not counts or skips:
         return None, skips, 0
     return counts.pop(), skips, 0
+
+
+def stats_paths(n: int, m: int) -> list:
+    """The (path, symmetry) of the two independent stats runs of n×m: by rows, and transposed with another group when small."""
+    return [("rows", "flips"), ("transposed", "none" if n * m <= EVERY_GRID_CELLS else "flips")]
+
+
+def _stats_size(n: int, m: int, args, jobs: int, command: str):
+    """Run the missing stats paths of n×m: ((solvable, unique, stuck, max rounds) if every path agrees, else None; skips; status)."""
+    from .runner import Interrupted, Stopped, run
+    from .shards import StatsLayout
+    from .stats import check_stats_size, default_depth, from_vector
+
+    try:
+        check_stats_size(n, m)
+    except ValueError as err:
+        return None, [f"{n}x{m} stats: {err}"], 0
+    recorded = {r.layout: r for r in results.read_stats_runs(args.results)}
+    directory = args.checkpoint_dir or default_dir()
+    agreed = None
+    for path, symmetry in stats_paths(n, m)[: args.paths]:
+        lay = StatsLayout(n, m, default_depth(n, m, path) if n * m else 0, path, symmetry)
+        if lay.key in recorded:
+            r = recorded[lay.key]
+            agreed = (r.solvable, r.unique, r.stuck_start, max(r.histogram(), default=0))
+            continue
+        _say(f"stats of {n}x{m} ({lay.key}) on {jobs} processes")
+        start = time.perf_counter()
+        try:
+            out = run(lay, directory, jobs)
+        except Stopped as stop:
+            skip = f"{lay.key} stopped ({stop}); {stop.saved} of {stop.shards} shards saved, rerun to resume"
+            return None, [skip], 128 + stop.signum if isinstance(stop, Interrupted) else 1
+        except CheckpointError as err:
+            return None, [f"{lay.key}: {err}"], 1
+        wall = time.perf_counter() - start
+        s = from_vector(n, m, out.total)
+        compute = sum(r.seconds for r in read_log(out.path).records.values())
+        results.add_stats_run(args.results, results.make_stats_run(lay, s, wall, compute, jobs, command))
+        agreed = (s.solvable, s.unique, s.stuck_start, s.max_rounds)
+        _say(f"{lay.key}: solvable {s.solvable}, unique {s.unique} in {wall:.1f} s ({compute:.1f} s summed over shards)")
+    return agreed, [], 0

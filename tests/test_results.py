@@ -50,11 +50,16 @@ def test_small_sizes_are_recounted_by_the_kernel(rows):
 
 def test_generated_files_are_up_to_date(tmp_path):
     shutil.copy(RESULTS / results.RUNS, tmp_path / results.RUNS)
+    if (RESULTS / results.STATS_RUNS).exists():
+        shutil.copy(RESULTS / results.STATS_RUNS, tmp_path / results.STATS_RUNS)
     (tmp_path / "project").mkdir()
     readme = tmp_path / "project" / "README.md"
     shutil.copy(ROOT / "README.md", readme)
     assert publish.render(tmp_path, readme, quiet=True) == 0
-    for name in ("README.md", publish.SQUARES_BFILE, publish.TABLE_BFILE):
+    names = ["README.md", publish.SQUARES_BFILE, publish.TABLE_BFILE]
+    if (RESULTS / results.STATS_RUNS).exists():
+        names += [publish.UNIQUE_BFILE, results.STATS_TABLE]
+    for name in names:
         assert (tmp_path / name).read_text() == (RESULTS / name).read_text(), f"results/{name} is stale: run table --render"
     assert readme.read_text() == (ROOT / "README.md").read_text(), "README's known values are stale: run table --render"
     assert (RESULTS / publish.PLOT).exists()
@@ -70,3 +75,22 @@ def test_bfiles_have_consecutive_indices():
     for name, first in ((publish.SQUARES_BFILE, 0), (publish.TABLE_BFILE, 1)):
         lines = [x for x in (RESULTS / name).read_text().splitlines() if not x.startswith("#")]
         assert [int(x.split()[0]) for x in lines] == list(range(first, first + len(lines)))
+
+
+def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quick(rows):
+    from localcount.stats import stats
+
+    runs = results.read_stats_runs(RESULTS)
+    stat_rows = results.read_stats_table(RESULTS)
+    assert stat_rows == results.stats_rows(runs)
+    c = publish.counts(rows)
+    for r in stat_rows:
+        assert len(set(r.layouts.split(";"))) >= 2 and r.solvable <= r.unique <= r.grids == 2 ** (r.n * r.m)
+        assert r.solvable == c[(r.n, r.m)], f"{r.n}x{r.m}: stats and count disagree"
+        if r.n * r.m <= RECOUNT_CELLS:
+            s = stats(r.n, r.m)
+            assert (s.solvable, s.unique, s.stuck_start, results.rounds_text(s.rounds)) == (
+                r.solvable, r.unique, r.stuck_start, r.rounds
+            ), f"{r.n}x{r.m}"
+    for run in runs:
+        assert run.commit and not run.commit.endswith("+dirty"), f"{run.layout} was run by uncommitted code"

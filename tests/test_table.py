@@ -187,3 +187,64 @@ def test_concurrent_writers_lose_no_run(tmp_path):
         p.join(60)
         assert p.exitcode == 0
     assert sorted(r.m for r in results.read_runs(tmp_path)) == list(range(1, 81))
+
+
+def fake_stats_run(n, m, layout, solvable=None, unique=None, rounds="1:1"):
+    ref = naive.stats(n, m)
+    hist = " ".join(f"{k}:{v}" for k, v in sorted(ref["rounds"].items()))
+    return results.StatsRun(
+        n, m, layout, ref["grids"], ref["solvable"] if solvable is None else solvable,
+        ref["unique"] if unique is None else unique, ref["stuck_start"], hist if rounds == "1:1" else rounds,
+        1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd",
+    )  # fmt: skip
+
+
+def test_table_stats_runs_every_size_twice_and_matches_the_reference(tmp_path):
+    (tmp_path / "README.md").write_text(README_STUB)
+    proc = run_table(["--stats", "--max-cells", "6"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    sizes = table.sizes_up_to(6)
+    expect = []
+    for n, m in sizes:
+        ref = naive.stats(n, m)
+        expect.append(f"{n} {m} {ref['solvable']} {ref['unique']} {ref['stuck_start']} {max(ref['rounds'])}")
+    assert proc.stdout.splitlines() == expect
+    res = tmp_path / "res"
+    rows = results.read_stats_table(res)
+    assert [(r.n, r.m) for r in rows] == sizes and all(r.runs == 2 for r in rows)
+    for r in rows:
+        assert results.parse_rounds(r.rounds) == naive.stats(r.n, r.m)["rounds"]
+        assert len(set(r.layouts.split(";"))) == 2 and r.command.startswith("python -m localcount table --stats")
+    text = (res / "README.md").read_text()
+    assert "## Uniqueness and difficulty" in text and "| 2×3 | 64 | 52 | 52 | 0 | 0 |" in text
+    assert (res / publish.UNIQUE_BFILE).read_text().splitlines()[2:] == ["0 1", "1 2", "2 14"]
+    again = run_table(["--stats", "--max-cells", "6"], tmp_path)  # everything recorded: nothing runs
+    assert again.returncode == 0 and again.stdout == proc.stdout and "stats of" not in again.stderr
+
+
+def test_table_stats_skips_sizes_beyond_the_line_tables(tmp_path):
+    (tmp_path / "README.md").write_text(README_STUB)
+    proc = run_table(["--stats", "--sizes", "1x14"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout == "" and "1x14 stats: stats needs lines of at most 13" in proc.stderr
+
+
+def test_a_conflicting_stats_run_is_refused_and_nothing_is_written(tmp_path):
+    assert results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats1-d2-rows-sym"))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for bad in (
+        fake_stats_run(2, 4, "2x4-stats1-d4-tr-all", unique=209),
+        fake_stats_run(2, 4, "2x4-stats1-d4-tr-all", rounds="1:208"),
+    ):
+        with pytest.raises(results.ConflictError, match="nothing was written"):
+            results.add_stats_run(tmp_path, bad)
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats1-d4-tr-all"))
+    (row,) = results.read_stats_table(tmp_path)
+    assert (row.unique, row.max_rounds, row.mean_rounds) == (210, 2, f"{(136 + 2 * 72) / 208:.6f}")
+
+
+def test_a_stats_run_must_agree_with_the_count(tmp_path):
+    results.add_run(tmp_path, fake_run(2, 3, "2x3-v1-s6-sym", 52))
+    with pytest.raises(results.ConflictError, match="2x3-v1-s6-sym gave 52"):
+        results.add_stats_run(tmp_path, fake_stats_run(2, 3, "2x3-stats1-d2-rows-sym", solvable=51))
+    assert not (tmp_path / results.STATS_RUNS).exists()
