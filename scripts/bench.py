@@ -6,11 +6,14 @@
     python scripts/bench.py --warm-cache          # reuse numba's on-disk cache
     python scripts/bench.py --sizes 5x6 --mode shards   # sharded, checkpointed runs
     python scripts/bench.py --long --mode shards        # and 6x6 (minutes)
+    python scripts/bench.py --measure stats             # the stats enumeration (uniqueness, rounds)
 
 Modes: ``threads`` counts in-process over numba threads (``count.count``);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
 processes, a fresh checkpoint directory per size, every shard fsynced), so
 the two modes' times give the overhead of sharding and checkpointing.
+``--measure stats`` times ``stats`` instead of the count (its ``count``
+column is then the locally solvable count; symmetry flips or none).
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -45,6 +48,7 @@ def main() -> int:
     ap.add_argument("--symmetry", default="auto", choices=["auto", "none", "flips", "square"], help="symmetry group")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
     ap.add_argument("--mode", choices=["threads", "shards"], default="threads", help="in-process threads or sharded processes")
+    ap.add_argument("--measure", choices=["count", "stats"], default="count", help="time the count or the stats enumeration")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
@@ -60,13 +64,22 @@ def main() -> int:
     if args.mode == "threads":
         numba.set_num_threads(threads)
     symmetry = args.symmetry
+    if args.measure == "stats":
+        symmetry = "none" if symmetry == "none" else "flips"
+        from localcount import stats as S
+        from localcount.shards import StatsLayout
+
+        def stats_layout(n, m):
+            return StatsLayout(n, m, S.default_depth(n, m) if n * m else 0, "rows", symmetry)
 
     from localcount.runner import run as run_sharded
     from localcount.shards import count_shard, layout
     from localcount import results
 
     start = time.perf_counter()
-    if args.mode == "threads":
+    if args.measure == "stats":
+        S.stats_shards(2, 3, [0], symmetry=symmetry, depth=0, parallel=args.mode == "threads")
+    elif args.mode == "threads":
         count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
         solve_grids([0], 2, 3)
     else:  # no numba thread pool in the parent: it forks the workers
@@ -74,6 +87,11 @@ def main() -> int:
     compile_s = time.perf_counter() - start
 
     def timed_count(n, m):
+        if args.measure == "stats" and args.mode == "threads":
+            return S.stats(n, m, symmetry=symmetry).solvable
+        if args.measure == "stats":
+            with tempfile.TemporaryDirectory() as ckdir:
+                return S.from_vector(n, m, run_sharded(stats_layout(n, m), ckdir, threads).total).solvable
         if args.mode == "threads":
             return count(n, m, symmetry=symmetry)
         with tempfile.TemporaryDirectory() as ckdir:
@@ -91,14 +109,17 @@ def main() -> int:
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
         f"# machine: {results.cpu_model()}; mode={args.mode}, "
-        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={symmetry}"
+        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={symmetry}, measure={args.measure}"
     )
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
     emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")
     for n, m in sizes:
         t0 = time.perf_counter()
         # Build the tables and compile (or load) this size's kernel outside the timing.
-        count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
+        if args.measure == "stats":
+            S.stats_shards(n, m, [0], symmetry=symmetry, depth=n, parallel=args.mode == "threads")
+        else:
+            count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
         size_compile = time.perf_counter() - t0
         t0 = time.perf_counter()
         total = timed_count(n, m)
