@@ -234,9 +234,18 @@ def _run_in_process(n: int, m: int, symmetry: str, jobs: int, est, quiet: bool) 
     return 0
 
 
+def report_stop(stop) -> int:
+    """Say how a sharded run stopped and how to resume it; its exit status (130 / 143 for signals, else 1)."""
+    from .runner import Interrupted
+
+    what = f"interrupted by {stop}" if isinstance(stop, Interrupted) else f"error: {stop}"
+    _say(f"{what}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; run the same command again to resume")
+    return 128 + stop.signum if isinstance(stop, Interrupted) else 1
+
+
 def _run_sharded(lay, group, jobs: int, est, args) -> int:
     from .checkpoint import CheckpointError
-    from .runner import Interrupted, Stopped, run
+    from .runner import Stopped, run
     from .shards import group_shards
 
     n, m = lay.n, lay.m
@@ -254,9 +263,7 @@ def _run_sharded(lay, group, jobs: int, est, args) -> int:
         with bar:
             out = run(lay, directory, jobs, group, args.fresh, progress, announce)
     except Stopped as stop:
-        what = f"interrupted by {stop}" if isinstance(stop, Interrupted) else f"error: {stop}"
-        _say(f"{what}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; run the same command again to resume")
-        return 128 + stop.signum if isinstance(stop, Interrupted) else 1
+        return report_stop(stop)
     except CheckpointError as err:
         _say(f"error: {err}")
         return 1

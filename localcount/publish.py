@@ -150,7 +150,7 @@ def _stats_section(stat_rows, stat_runs, has_plot: bool) -> str:
     plot = f"![locally solvable grids by rounds needed, one line per size]({ROUNDS_PLOT})\n\n" if has_plot else ""
     waiting = [
         f"* {n}×{m}: " + "; ".join(f"`{r.layout}` ({r.wall_s:g} s)" for r in group)
-        for n, m, group in results.stats_pending(stat_runs)
+        for n, m, group in results.pending(stat_runs)
     ]
     return f"""## Uniqueness and difficulty
 
@@ -253,25 +253,24 @@ def _write(path: pathlib.Path, data) -> bool:
     return True
 
 
-def plot_png(rows) -> bytes | None:
-    """The fraction-solvable plot as PNG bytes, or None without matplotlib."""
+def _figure():
+    """(figure, axes) for a plot, or (None, None) without matplotlib."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
-        import io
-
         import matplotlib.pyplot as plt
     except ImportError:
-        return None
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
-    for n in sorted({r.n for r in rows if r.n >= 1}):
-        pts = sorted((r.n * r.m, float(r.fraction)) for r in rows if r.n == n)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"n = {n}")
-    ax.set_xlabel("cells n·m (n ≤ m)")
-    ax.set_ylabel("fraction of grids locally solvable")
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+        return None, None
+    return plt.subplots(figsize=(7, 4.5), dpi=100)
+
+
+def _png(fig) -> bytes:
+    """A finished figure as PNG bytes (the figure is closed)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     buf = io.BytesIO()
     # A fixed date keeps the PNG byte-identical when the data have not changed.
@@ -280,18 +279,26 @@ def plot_png(rows) -> bytes | None:
     return buf.getvalue()
 
 
+def plot_png(rows) -> bytes | None:
+    """The fraction-solvable plot as PNG bytes, or None without matplotlib."""
+    fig, ax = _figure()
+    if fig is None:
+        return None
+    for n in sorted({r.n for r in rows if r.n >= 1}):
+        pts = sorted((r.n * r.m, float(r.fraction)) for r in rows if r.n == n)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"n = {n}")
+    ax.set_xlabel("cells n·m (n ≤ m)")
+    ax.set_ylabel("fraction of grids locally solvable")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    return _png(fig)
+
+
 def rounds_png(stat_rows) -> bytes | None:
     """The difficulty histograms (share of locally solvable grids by rounds, one line per size) as PNG bytes."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import io
-
-        import matplotlib.pyplot as plt
-    except ImportError:
+    fig, ax = _figure()
+    if fig is None:
         return None
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     for r in stat_rows:
         if r.n * r.m < 9 or not r.solvable:
             continue
@@ -302,11 +309,7 @@ def rounds_png(stat_rows) -> bytes | None:
     ax.set_ylabel("share of the locally solvable grids")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", ncol=2)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": "localcount", "CreationDate": None})
-    plt.close(fig)
-    return buf.getvalue()
+    return _png(fig)
 
 
 def render(results_dir, readme=None, quiet: bool = False) -> int:

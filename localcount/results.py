@@ -68,6 +68,16 @@ class Run:
         """(n, m)."""
         return self.n, self.m
 
+    @property
+    def measures(self) -> tuple:
+        """What two runs of a size must agree on."""
+        return (self.count,)
+
+    @property
+    def gave(self) -> str:
+        """The result, for messages."""
+        return str(self.count)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -124,19 +134,22 @@ def read_table(directory) -> list:
 
 
 def _by_size(runs) -> list:
-    """[((n, m), [runs])] sorted by cells, then n; ConflictError if a size's runs disagree."""
+    """[((n, m), [runs])] sorted by cells, then n; ConflictError if a size's runs disagree.
+
+    Works for Run and StatsRun alike: runs agree when their ``measures`` do.
+    """
     by_size: dict = {}
     for run in runs:
         by_size.setdefault(run.size, []).append(run)
     out = sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0]))
     for (n, m), group in out:
-        if len({r.count for r in group}) != 1:
+        if len({r.measures for r in group}) != 1:
             raise ConflictError(f"{n}x{m}: the recorded runs disagree: {_describe(group)}")
     return out
 
 
 def pending(runs) -> list:
-    """Sizes with fewer than REQUIRED_RUNS runs so far: [(n, m, [runs])]."""
+    """Sizes with fewer than REQUIRED_RUNS runs (counting or stats) so far: [(n, m, [runs])]."""
     return [(n, m, group) for (n, m), group in _by_size(runs) if len(group) < REQUIRED_RUNS]
 
 
@@ -158,7 +171,7 @@ def table_rows(runs) -> list:
 
 
 def _describe(runs) -> str:
-    return "; ".join(f"{r.layout} gave {r.count} ({r.date})" for r in runs)
+    return "; ".join(f"{r.layout} gave {r.gave} ({r.date})" for r in runs)
 
 
 def add_run(directory, run: Run) -> bool:
@@ -190,19 +203,26 @@ def _locked(directory: pathlib.Path):
 
 def _add_run(directory: pathlib.Path, run: Run) -> bool:
     """add_run with the lock held."""
-    runs = read_runs(directory)
+    return _append(directory, run, read_runs(directory), [], RUNS, write_table)
+
+
+def _append(directory: pathlib.Path, run, runs: list, others: list, name: str, write) -> bool:
+    """Add a run to the recorded ``runs`` (file ``name``, table by ``write``) unless it conflicts.
+
+    ``others`` are recorded runs of other kinds that disagree with it.
+    """
     same = [r for r in runs if r.size == run.size]
-    bad = [r for r in same if r.count != run.count]
+    bad = [r for r in same if r.measures != run.measures] + others
     if bad:
         raise ConflictError(
-            f"{run.n}x{run.m}: {run.layout} gave {run.count}, but {_describe(bad)}; nothing was written. "
-            "A mismatch is a bug: find it before recording either count"
+            f"{run.n}x{run.m}: {run.layout} gave {run.gave}, but {_describe(bad)}; nothing was written. "
+            "A mismatch is a bug: find it before recording either result"
         )
     if any(r.layout == run.layout for r in same):
         return False
     runs.append(run)
-    _write_csv(directory / RUNS, [asdict(r) for r in runs], [f.name for f in fields(Run)])
-    write_table(directory, runs)
+    _write_csv(directory / name, [asdict(r) for r in runs], [f.name for f in fields(type(run))])
+    write(directory, runs)
     return True
 
 
@@ -295,6 +315,11 @@ class StatsRun:
         """What two runs of a size must agree on."""
         return self.grids, self.solvable, self.unique, self.stuck_start, self.rounds
 
+    @property
+    def gave(self) -> str:
+        """The result, for messages."""
+        return f"solvable {self.solvable}, unique {self.unique}, stuck {self.stuck_start}, rounds {self.rounds}"
+
     def histogram(self) -> dict:
         """{rounds: grids} of the locally solvable grids."""
         return parse_rounds(self.rounds)
@@ -344,27 +369,10 @@ def read_stats_table(directory) -> list:
     return _read_csv(pathlib.Path(directory) / STATS_TABLE, StatsRow)
 
 
-def _stats_by_size(runs) -> list:
-    """[((n, m), [stats runs])] sorted by cells, then n; ConflictError if a size's runs disagree."""
-    by_size: dict = {}
-    for run in runs:
-        by_size.setdefault(run.size, []).append(run)
-    out = sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0]))
-    for (n, m), group in out:
-        if len({r.measures for r in group}) != 1:
-            raise ConflictError(f"{n}x{m}: the recorded stats runs disagree: {_describe_stats(group)}")
-    return out
-
-
-def stats_pending(runs) -> list:
-    """Sizes with fewer than REQUIRED_RUNS stats runs: [(n, m, [runs])]."""
-    return [(n, m, group) for (n, m), group in _stats_by_size(runs) if len(group) < REQUIRED_RUNS]
-
-
 def stats_rows(runs) -> list:
     """One StatsRow per size that REQUIRED_RUNS stats runs agree on."""
     rows = []
-    for (n, m), group in _stats_by_size(runs):
+    for (n, m), group in _by_size(runs):
         if len(group) < REQUIRED_RUNS:
             continue
         f = group[0]
@@ -380,13 +388,6 @@ def stats_rows(runs) -> list:
     return rows
 
 
-def _describe_stats(runs) -> str:
-    return "; ".join(
-        f"{r.layout} gave solvable {r.solvable}, unique {r.unique}, stuck {r.stuck_start}, rounds {r.rounds} ({r.date})"
-        for r in runs
-    )
-
-
 def add_stats_run(directory, run: StatsRun) -> bool:
     """Record a stats run; False if its layout was already recorded with the same measures.
 
@@ -397,23 +398,8 @@ def add_stats_run(directory, run: StatsRun) -> bool:
     directory = pathlib.Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     with _locked(directory):
-        runs = read_stats_runs(directory)
-        same = [r for r in runs if r.size == run.size]
-        bad = [r for r in same if r.measures != run.measures]
         counted = [r for r in read_runs(directory) if r.size == run.size and r.count != run.solvable]
-        if bad or counted:
-            what = _describe_stats(bad) if bad else _describe(counted)
-            raise ConflictError(
-                f"{run.n}x{run.m}: {run.layout} gave solvable {run.solvable}, unique {run.unique}, "
-                f"stuck {run.stuck_start}, rounds {run.rounds}, but {what}; nothing was written. "
-                "A mismatch is a bug: find it before recording either"
-            )
-        if any(r.layout == run.layout for r in same):
-            return False
-        runs.append(run)
-        _write_csv(directory / STATS_RUNS, [asdict(r) for r in runs], [f.name for f in fields(StatsRun)])
-        write_stats_table(directory, runs)
-        return True
+        return _append(directory, run, read_stats_runs(directory), counted, STATS_RUNS, write_stats_table)
 
 
 def write_stats_table(directory, runs) -> None:

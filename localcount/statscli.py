@@ -104,8 +104,8 @@ def _in_process(n, m, depth, jobs, args):
 
 def _sharded(n, m, depth, jobs, args):
     """The Stats of a checkpointed run, or an exit status if it stopped."""
-    from .cli import _bar
-    from .runner import Interrupted, Stopped, run, setup_logging
+    from .cli import _bar, report_stop
+    from .runner import Stopped, run, setup_logging
     from .shards import StatsLayout
     from .stats import from_vector
 
@@ -116,9 +116,7 @@ def _sharded(n, m, depth, jobs, args):
         with bar:
             out = run(lay, args.checkpoint_dir or default_dir(), jobs, (0, 1), args.fresh, lambda g: bar.update(g - bar.n))
     except Stopped as stop:
-        what = f"interrupted by {stop}" if isinstance(stop, Interrupted) else f"error: {stop}"
-        _say(f"{what}; {stop.saved} of {stop.shards} shards are saved in {stop.path}; run the same command again to resume")
-        return 128 + stop.signum if isinstance(stop, Interrupted) else 1
+        return report_stop(stop)
     except CheckpointError as err:
         _say(f"error: {err}")
         return 1
