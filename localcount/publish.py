@@ -23,6 +23,8 @@ SQUARES_BFILE = "b-squares.txt"
 TABLE_BFILE = "b-table.txt"
 PLOT = "fraction.png"
 ROUNDS_PLOT = "rounds.png"
+#: The difficulty plot shows sizes with at least this many rows (thinner ones are nearly all 1-2 rounds).
+ROUNDS_PLOT_MIN_N = 3
 UNIQUE_BFILE = "b-unique-squares.txt"
 #: Text of results/README.md kept by hand-made runs of scripts/ (bench/), described once here.
 BENCH_NOTE = """\
@@ -265,6 +267,13 @@ def _figure():
     return plt.subplots(figsize=(7, 4.5), dpi=100)
 
 
+def plt_colormap(name: str):
+    """A matplotlib colormap by name."""
+    import matplotlib
+
+    return matplotlib.colormaps[name]
+
+
 def _png(fig) -> bytes:
     """A finished figure as PNG bytes (the figure is closed)."""
     import io
@@ -299,14 +308,22 @@ def rounds_png(stat_rows) -> bytes | None:
     fig, ax = _figure()
     if fig is None:
         return None
-    for r in stat_rows:
-        if r.n * r.m < 9 or not r.solvable:
-            continue
+    # Thin sizes are left out (1×m is always one round); colour by cells, line style by n.
+    shown = [r for r in stat_rows if r.n >= ROUNDS_PLOT_MIN_N and r.solvable]
+    cells = [r.n * r.m for r in shown] or [0]
+    cmap = plt_colormap("viridis")
+    styles = ["-", "--", "-.", ":"]
+    for r in shown:
         hist = sorted(results.parse_rounds(r.rounds).items())
-        ax.plot([k for k, _ in hist], [v / r.solvable for _, v in hist], marker="o", label=f"{r.n}×{r.m}")
+        shade = (r.n * r.m - min(cells)) / max(1, max(cells) - min(cells))
+        ax.plot(
+            [k for k, _ in hist], [v / r.solvable for _, v in hist], marker="o", markersize=3,
+            linestyle=styles[(r.n - ROUNDS_PLOT_MIN_N) % len(styles)], color=cmap(0.9 * shade), label=f"{r.n}×{r.m}",
+        )  # fmt: skip
     ax.set_yscale("log")
     ax.set_xlabel("rounds of local logic (every row, then every column)")
     ax.set_ylabel("share of the locally solvable grids")
+    ax.set_title(f"locally solvable n×m grids by rounds needed (n ≥ {ROUNDS_PLOT_MIN_N} rows, rows first)", fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", ncol=2)
     return _png(fig)

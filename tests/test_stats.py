@@ -19,7 +19,7 @@ from localcount.shards import StatsLayout, parse_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = [(n, m) for n in range(1, 13) for m in range(1, 13) if n * m <= 12] + [(4, 4)]
-MEDIUM = [(n, m) for n in range(1, 21) for m in range(1, 21) if 12 < n * m <= 20 and (n, m) != (4, 4)]
+MEDIUM = [(n, m) for n in range(1, 14) for m in range(1, 14) if 12 < n * m <= 20 and (n, m) != (4, 4)]
 
 
 def as_naive(s: S.Stats) -> dict:
