@@ -197,7 +197,7 @@ def shard_count(n: int, m: int, path: str, depth: int) -> int:
 
 
 def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "flips", depth: int | None = None, parallel: bool = True) -> np.ndarray:
-    """The output vectors (one row per shard) of the given shards, summed over nothing."""
+    """The output vectors of the given shards, one row each (``statskernel``; add the rows for the total)."""
     check_stats_size(n, m)
     if symmetry not in SYMMETRIES:
         raise ValueError(f"stats symmetry must be one of {', '.join(SYMMETRIES)}, got {symmetry!r}")
@@ -239,7 +239,10 @@ def stats(n: int, m: int, *, path: str = "rows", symmetry: str = "flips", depth:
 
 def format_table(s: Stats) -> str:
     """The measures as a small aligned table for people."""
-    pct = lambda v: f"{100 * v / s.grids:.4g} %" if s.grids else "-"  # noqa: E731
+
+    def pct(v):
+        return f"{100 * v / s.grids:.4g} %"
+
     lines = [
         f"{s.n}x{s.m}: 2^{s.n * s.m} grids",
         f"  {'grids':<22} {s.grids:>16}",
