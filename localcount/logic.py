@@ -44,12 +44,27 @@ def _no_fit(can0: int, can1: int, length: int, clue) -> bool:
     return (can0 | can1) != (1 << length) - 1 if length else any(clue)
 
 
-def propagate(row_clues, col_clues) -> Outcome:
-    """Local logic from all-unknown to the fixpoint (full passes, rows then columns)."""
+@dataclass(frozen=True)
+class Step:
+    """One line update that changed something: the line ("row 3", 1-based) and the cells it decided."""
+
+    line: str
+    filled: int  # Grid mask of the cells it found filled
+    empty: int  # ... and empty
+
+
+def propagate(row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None) -> Outcome:
+    """Local logic to the fixpoint (full passes, rows then columns) from the given known cells.
+
+    ``filled``/``empty`` are the Grid masks known at the start (none by
+    default); each line update that decides a cell is appended to ``steps``
+    when a list is given.
+    """
     n, m = len(row_clues), len(col_clues)
     if n > MAX_LINE or m > MAX_LINE:
         raise ValueError(f"lines longer than {MAX_LINE} cells are not supported")
-    filled = empty = 0
+    if filled & empty:
+        return Outcome(CONTRADICTION, filled, empty, "the start (a cell both filled and empty)")
     changed = True
     while changed:
         changed = False
@@ -57,23 +72,30 @@ def propagate(row_clues, col_clues) -> Outcome:
             can0, can1 = line_options(clue, m, _row_cells(filled, r, m), _row_cells(empty, r, m))
             if _no_fit(can0, can1, m, clue):
                 return Outcome(CONTRADICTION, filled, empty, f"row {r + 1}")
-            new_filled = (can1 & ~can0) << (r * m)
-            new_empty = (can0 & ~can1) << (r * m)
-            if new_filled & ~filled or new_empty & ~empty:
+            new_filled = (can1 & ~can0) << (r * m) & ~filled
+            new_empty = (can0 & ~can1) << (r * m) & ~empty
+            if new_filled or new_empty:
                 filled |= new_filled
                 empty |= new_empty
                 changed = True
+                if steps is not None:
+                    steps.append(Step(f"row {r + 1}", new_filled, new_empty))
         for c, clue in enumerate(col_clues):
             can0, can1 = line_options(clue, n, _col_cells(filled, c, n, m), _col_cells(empty, c, n, m))
             if _no_fit(can0, can1, n, clue):
                 return Outcome(CONTRADICTION, filled, empty, f"column {c + 1}")
+            new_filled = new_empty = 0
             for r in range(n):
                 bit = 1 << (r * m + c)
                 if can1 >> r & 1 and not can0 >> r & 1 and not filled & bit:
-                    filled |= bit
-                    changed = True
+                    new_filled |= bit
                 elif can0 >> r & 1 and not can1 >> r & 1 and not empty & bit:
-                    empty |= bit
-                    changed = True
+                    new_empty |= bit
+            if new_filled or new_empty:
+                filled |= new_filled
+                empty |= new_empty
+                changed = True
+                if steps is not None:
+                    steps.append(Step(f"column {c + 1}", new_filled, new_empty))
     status = SOLVED if (filled | empty) == (1 << (n * m)) - 1 else STUCK
     return Outcome(status, filled, empty)
