@@ -70,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
             "Other commands: 'python -m localcount merge DIR...' adds up shard records; "
             "'python -m localcount status [DIR...]' shows checkpoints; "
             "'python -m localcount table --max-cells N' counts a range of sizes into results/ (see table --help); "
-            "'python -m localcount stats N [M]' adds uniqueness, difficulty and stuck grids (see stats --help)."
+            "'python -m localcount stats N [M]' adds uniqueness, difficulty and stuck grids (see stats --help); "
+            "'solve FILE', 'explain --grid ROWS', 'examples' and 'convert FILE --to FMT' work on single puzzles."
         ),
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
@@ -127,6 +128,10 @@ def main(argv=None) -> int:
         from . import table
 
         return table.main(argv[1:])
+    if argv and argv[0] in ("solve", "explain", "examples", "convert"):
+        from . import puzzlecli
+
+        return puzzlecli.COMMANDS[argv[0]](argv[1:])
     if argv and argv[0] == "stats":
         from . import statscli
 

@@ -1,0 +1,167 @@
+"""``solve``, ``explain``, ``examples`` and ``convert``: the commands for one puzzle at a time.
+
+    python -m localcount solve puzzle.non            # or '-' for stdin, or a shipped example's name
+    python -m localcount solve --trace puzzle.txt    # every deduction, line by line
+    python -m localcount explain --grid 1010/0100/1010/0011
+    python -m localcount examples
+    python -m localcount convert puzzle.xml --to non
+
+stdout gets the pictures and verdicts; errors go to stderr.  Exit status:
+0 done (whatever the verdict), 2 bad input (with the file's line number
+where there is one), 1 a file that cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from . import formats
+from .formats import PuzzleError
+
+
+def _say(msg: str) -> None:
+    print(f"localcount: {msg}", file=sys.stderr, flush=True)
+
+
+def load(source: str, fmt: str | None = None) -> formats.Puzzle:
+    """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable."""
+    from . import examples
+
+    if source == "-":
+        return formats.parse(sys.stdin.read(), fmt, "<stdin>")
+    path = pathlib.Path(source)
+    if not path.exists() and examples.exists(source):
+        return examples.load(source)
+    try:
+        text = path.read_text()
+    except OSError as err:
+        hint = " (nor a shipped example: see python -m localcount examples)" if not path.suffix else ""
+        raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{source} is not a text file") from None
+    return formats.parse(text, fmt, source)
+
+
+def _local_report(p, trace: bool, replay: bool) -> object:
+    """Run local logic, print its verdict and picture; the outcome."""
+    from . import render, solve
+
+    steps = []
+    out = solve.local(p, steps)
+    if trace:
+        filled = empty = 0
+        for k, s in enumerate(steps, 1):
+            filled |= s.filled
+            empty |= s.empty
+            cells = bin(s.filled | s.empty).count("1")
+            print(f"step {k}: {s.line} decides {cells} cell{'s' if cells != 1 else ''}")
+            if replay:
+                print(render.draw(p, filled, empty))
+    what = {"solved": "solved by local logic", "stuck": "stuck: local logic leaves unknown cells"}
+    if out.status == "contradiction":
+        print(f"contradiction: {out.line} has no pattern that fits its clue and the known cells")
+    else:
+        print(what[out.status] + f" ({len(steps)} line steps)")
+    print(render.draw(p, out.filled, out.empty), end="")
+    return out
+
+
+def solve_main(argv) -> int:
+    """``solve``: local logic, then the complete search."""
+    from . import render, solve
+
+    ap = argparse.ArgumentParser(prog="python -m localcount solve", description="Solve one puzzle: local logic, then a complete search.")
+    ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
+    ap.add_argument("--format", choices=formats.FORMATS, help="the file's format (default: from its suffix or content)")
+    ap.add_argument("--trace", action="store_true", help="list every deduction of local logic, line by line")
+    ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
+    ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
+    ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
+    args = ap.parse_args(argv)
+    limit = args.limit if args.limit is not None else (100 if args.all else 2)
+    try:
+        if limit < 1:
+            raise PuzzleError(f"--limit must be at least 1, got {limit}")
+        p = load(args.source, args.format)
+    except PuzzleError as err:
+        _say(f"error: {err}")
+        return 2
+    title = f"{p.title} " if p.title else ""
+    print(f"{title}({p.n} rows x {p.m} columns)")
+    out = _local_report(p, args.trace, args.replay)
+    if out.status == "solved":
+        print("unique: local logic only deduces what every solution shares, so this is the only one")
+        return 0
+    found = solve.search(p, limit)
+    print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
+    shown = found.solutions if args.all else found.solutions[:2]
+    for k, g in enumerate(shown, 1):
+        print(f"solution {k}:")
+        print(render.grid_only(p.n, p.m, g), end="")
+    if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
+        _say("warning: the file's goal is not among the solutions")
+    return 0
+
+
+def explain_main(argv) -> int:
+    """``explain --grid``: a grid's clues, local logic step by step, where it gets stuck."""
+    from .clues import parse_grid
+
+    ap = argparse.ArgumentParser(prog="python -m localcount explain", description="Clues of a grid and what local logic makes of them.")
+    ap.add_argument("--grid", required=True, help="rows of 0/1 separated by '/', e.g. 1010/0100/1010/0011")
+    ap.add_argument("--replay", action="store_true", help="draw the grid after every step")
+    args = ap.parse_args(argv)
+    try:
+        grid, n, m = parse_grid(args.grid)
+    except ValueError as err:
+        _say(f"error: {err}")
+        return 2
+    p = formats.from_grid(grid, n, m)
+    print(f"a {n}x{m} grid; its clues:")
+    print(formats.format_txt(p), end="")
+    out = _local_report(p, True, args.replay)
+    if out.status == "stuck":
+        unknown = n * m - bin(out.known).count("1")
+        print(f"{unknown} cells unknown; no line alone can decide any of them")
+    return 0
+
+
+def examples_main(argv) -> int:
+    """``examples``: the shipped puzzles."""
+    from . import examples
+
+    argparse.ArgumentParser(prog="python -m localcount examples", description="List the shipped puzzles.").parse_args(argv)
+    for name, p in examples.catalogue():
+        print(f"{name:<14} {p.n:>2}x{p.m:<2}  {p.title}")
+    return 0
+
+
+def convert_main(argv) -> int:
+    """``convert SRC --to FMT``: between puzzle formats."""
+    ap = argparse.ArgumentParser(prog="python -m localcount convert", description="Convert a puzzle between formats.")
+    ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
+    ap.add_argument("--to", required=True, choices=formats.FORMATS, help="the output format")
+    ap.add_argument("--format", choices=formats.FORMATS, help="the input format (default: guessed)")
+    ap.add_argument("-o", "--output", help="write here instead of stdout")
+    args = ap.parse_args(argv)
+    try:
+        text = formats.format_puzzle(load(args.source, args.format), args.to)
+    except PuzzleError as err:
+        _say(f"error: {err}")
+        return 2
+    if args.output:
+        from .checkpoint import write_atomic
+
+        try:
+            write_atomic(args.output, text)
+        except OSError as err:
+            _say(f"error: cannot write {args.output}: {err.strerror}")
+            return 1
+    else:
+        print(text, end="")
+    return 0
+
+
+COMMANDS = {"solve": solve_main, "explain": explain_main, "examples": examples_main, "convert": convert_main}

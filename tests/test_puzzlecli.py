@@ -1,0 +1,107 @@
+"""solve, explain, examples, convert: the shipped puzzles and the commands on single puzzles."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from localcount import examples, formats, solve
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "localcount", *map(str, args)],
+        capture_output=True, text=True, input=stdin, env=dict(os.environ, PYTHONPATH=ROOT), timeout=120,
+    )  # fmt: skip
+
+
+def test_at_least_20_examples_from_5x5_to_30x30():
+    cat = examples.catalogue()
+    assert len(cat) >= 20
+    sizes = [p.n * p.m for _, p in cat]
+    assert min(sizes) == 25 and max(sizes) == 900
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_every_example_has_its_goal_as_its_only_solution(name):
+    p = examples.load(name)
+    assert p.goal is not None and solve.is_solution(p, p.goal)
+    found = solve.search(p, limit=2)  # its time is measured by scripts/bench_solve.py, not here
+    assert found.verdict == solve.UNIQUE and found.solutions == [p.goal]
+    stuck = "stuck" in p.title
+    assert (solve.local(p).status == "stuck") == stuck
+
+
+def test_the_shipped_files_are_what_the_script_makes():
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_examples.py"), "--check"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+
+
+def test_solve_an_example_by_name_and_a_file(tmp_path):
+    res = run("solve", "stuck8")
+    assert res.returncode == 0
+    assert "stuck: local logic leaves unknown cells" in res.stdout and "search: unique" in res.stdout
+    path = tmp_path / "p.txt"
+    path.write_text(formats.format_txt(examples.load("heart")))
+    res = run("solve", path, "--trace")
+    assert res.returncode == 0 and "solved by local logic" in res.stdout and "step 1: " in res.stdout
+
+
+def test_solve_stdin_shows_two_solutions_and_all_lists_them():
+    res = run("solve", "-", stdin="2\n1\n1\n1\n1\n")
+    assert res.returncode == 0 and "search: multiple" in res.stdout and "solution 2:" in res.stdout
+    res = run("solve", "-", "--all", stdin="2\n1\n1\n1\n1\n")
+    assert res.stdout.count("solution ") == 2 and "stopped at the limit" not in res.stdout
+
+
+def test_solve_reports_a_contradiction_naming_the_line():
+    res = run("solve", "-", stdin="3\n0\n0\n1 1\n0\n0\n1 1\n")
+    assert res.returncode == 0 and "contradiction: " in res.stdout and "search: no solution" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "stdin,message",
+    [("2 6\n1\n1\n1\n1\n1\n1\n0\n4 2\n", "row 2: clue 4 2 needs 7 cells, line has 6"), ("2\n1\nx\n1\n1\n", "<stdin>:3: ")],
+)
+def test_bad_puzzles_exit_2_with_the_line(stdin, message):
+    res = run("solve", "-", stdin=stdin)
+    assert res.returncode == 2 and message in res.stderr and not res.stdout
+
+
+def test_missing_file_exits_2():
+    res = run("solve", "no-such-puzzle")
+    assert res.returncode == 2 and "not a shipped example" not in res.stderr and "nor a shipped example" in res.stderr
+
+
+def test_explain_a_stuck_grid():
+    res = run("explain", "--grid", "1010/0100/1010/0011")
+    assert res.returncode == 0 and "4 cells unknown" in res.stdout and "step 5: column 1" in res.stdout
+    assert run("explain", "--grid", "10/1").returncode == 2
+
+
+def test_examples_lists_every_name():
+    res = run("examples")
+    assert res.returncode == 0 and [line.split()[0] for line in res.stdout.splitlines()] == examples.names()
+
+
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_convert_round_trips_through_files(tmp_path, fmt):
+    out = tmp_path / f"cat.{fmt}"
+    assert run("convert", "cat", "--to", fmt, "-o", out).returncode == 0
+    back = formats.parse(out.read_text(), fmt)
+    cat = examples.load("cat")
+    assert (back.rows, back.cols) == (cat.rows, cat.cols)
+    again = run("convert", out, "--to", "non", "--format", fmt)
+    assert again.returncode == 0 and formats.parse_non(again.stdout).rows == cat.rows
+
+
+def test_bench_solve_runs():
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench_solve.py"), "--names", "grow5,stuck8"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert [line.split()[0] for line in res.stdout.splitlines() if not line.startswith("#")][1:] == ["grow5", "stuck8"]
