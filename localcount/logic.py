@@ -53,22 +53,28 @@ class Step:
     empty: int  # ... and empty
 
 
-def propagate(row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None) -> Outcome:
+def propagate(
+    row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None, dirty: tuple | None = None
+) -> Outcome:
     """Local logic to the fixpoint (full passes, rows then columns) from the given known cells.
 
     ``filled``/``empty`` are the Grid masks known at the start (none by
     default); each line update that decides a cell is appended to ``steps``
-    when a list is given.
+    when a list is given.  A pass skips the lines none of whose cells changed
+    since their last update (a line update is idempotent, so skipping them
+    changes neither the result nor the steps); ``dirty`` = (rows, columns)
+    names the lines to update first when the start is a fixpoint except for
+    those lines (the search sets one cell), else every line is.
     """
     n, m = len(row_clues), len(col_clues)
     if n > MAX_LINE or m > MAX_LINE:
         raise ValueError(f"lines longer than {MAX_LINE} cells are not supported")
     if filled & empty:
         return Outcome(CONTRADICTION, filled, empty, "the start (a cell both filled and empty)")
-    changed = True
-    while changed:
-        changed = False
-        for r, clue in enumerate(row_clues):
+    rows_todo, cols_todo = (set(range(n)), set(range(m))) if dirty is None else (set(dirty[0]), set(dirty[1]))
+    while rows_todo or cols_todo:
+        for r in sorted(rows_todo):
+            clue = row_clues[r]
             can0, can1 = line_options(clue, m, _row_cells(filled, r, m), _row_cells(empty, r, m))
             if _no_fit(can0, can1, m, clue):
                 return Outcome(CONTRADICTION, filled, empty, f"row {r + 1}")
@@ -77,10 +83,13 @@ def propagate(row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list
             if new_filled or new_empty:
                 filled |= new_filled
                 empty |= new_empty
-                changed = True
+                new = (new_filled | new_empty) >> (r * m)
+                cols_todo.update(c for c in range(m) if new >> c & 1)
                 if steps is not None:
                     steps.append(Step(f"row {r + 1}", new_filled, new_empty))
-        for c, clue in enumerate(col_clues):
+        rows_todo = set()
+        for c in sorted(cols_todo):
+            clue = col_clues[c]
             can0, can1 = line_options(clue, n, _col_cells(filled, c, n, m), _col_cells(empty, c, n, m))
             if _no_fit(can0, can1, n, clue):
                 return Outcome(CONTRADICTION, filled, empty, f"column {c + 1}")
@@ -89,13 +98,15 @@ def propagate(row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list
                 bit = 1 << (r * m + c)
                 if can1 >> r & 1 and not can0 >> r & 1 and not filled & bit:
                     new_filled |= bit
+                    rows_todo.add(r)
                 elif can0 >> r & 1 and not can1 >> r & 1 and not empty & bit:
                     new_empty |= bit
+                    rows_todo.add(r)
             if new_filled or new_empty:
                 filled |= new_filled
                 empty |= new_empty
-                changed = True
                 if steps is not None:
                     steps.append(Step(f"column {c + 1}", new_filled, new_empty))
+        cols_todo = set()
     status = SOLVED if (filled | empty) == (1 << (n * m)) - 1 else STUCK
     return Outcome(status, filled, empty)

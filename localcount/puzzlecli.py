@@ -79,11 +79,14 @@ def solve_main(argv) -> int:
     ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
     ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
+    ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
     args = ap.parse_args(argv)
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
     try:
         if limit < 1:
             raise PuzzleError(f"--limit must be at least 1, got {limit}")
+        if args.max_nodes is not None and args.max_nodes < 1:
+            raise PuzzleError(f"--max-nodes must be at least 1, got {args.max_nodes}")
         p = load(args.source, args.format)
     except PuzzleError as err:
         _say(f"error: {err}")
@@ -94,7 +97,7 @@ def solve_main(argv) -> int:
     if out.status == "solved":
         print("unique: local logic only deduces what every solution shares, so this is the only one")
         return 0
-    found = solve.search(p, limit)
+    found = solve.search(p, limit, args.max_nodes)
     print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
     shown = found.solutions if args.all else found.solutions[:2]
     for k, g in enumerate(shown, 1):

@@ -18,6 +18,7 @@ from .clues import Grid, grid_clues
 from .formats import Puzzle
 
 NONE, UNIQUE, MULTIPLE, SOME = "no solution", "unique", "multiple", "at least one"
+UNDECIDED = "undecided (node limit reached)"
 
 
 def is_solution(p: Puzzle, grid: Grid) -> bool:
@@ -34,7 +35,7 @@ def local(p: Puzzle, steps: list | None = None) -> logic.Outcome:
 class Search:
     """What the complete search found."""
 
-    verdict: str  # NONE, UNIQUE, MULTIPLE (two or more), or SOME (limit 1 reached, the rest not searched)
+    verdict: str  # NONE, UNIQUE, MULTIPLE (two or more), SOME (one found, the rest not searched) or UNDECIDED
     solutions: list = field(default_factory=list)  # Grids, each verified
     nodes: int = 0  # local-logic runs
     complete: bool = True  # False when it stopped at the limit
@@ -55,15 +56,20 @@ def _branch_cell(p: Puzzle, known: int) -> int:
     return best
 
 
-def search(p: Puzzle, limit: int = 2) -> Search:
-    """Every solution up to ``limit`` (depth first, local logic at each node)."""
+def search(p: Puzzle, limit: int = 2, max_nodes: int | None = None) -> Search:
+    """Every solution up to ``limit`` (depth first, local logic at each node), giving up after ``max_nodes``."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     out = Search(NONE)
-    stack = [(0, 0)]
+    stack = [(0, 0, None)]  # known cells, and the lines changed since their fixpoint (None: all)
     while stack:
-        filled, empty = stack.pop()
-        o = logic.propagate(p.rows, p.cols, filled, empty)
+        if max_nodes is not None and out.nodes >= max_nodes:
+            out.complete = False
+            break
+        filled, empty, dirty = stack.pop()
+        o = logic.propagate(p.rows, p.cols, filled, empty, dirty=dirty)
         out.nodes += 1
         if o.status == logic.CONTRADICTION:
             continue
@@ -75,11 +81,15 @@ def search(p: Puzzle, limit: int = 2) -> Search:
                 out.complete = not stack
                 break
             continue
-        bit = 1 << _branch_cell(p, o.known)
-        stack.append((o.filled, o.empty | bit))  # empty second ...
-        stack.append((o.filled | bit, o.empty))  # ... filled first (a stack pops the last)
+        cell = _branch_cell(p, o.known)
+        bit, lines = 1 << cell, ((cell // p.m,), (cell % p.m,))
+        stack.append((o.filled, o.empty | bit, lines))  # empty second ...
+        stack.append((o.filled | bit, o.empty, lines))  # ... filled first (a stack pops the last)
     found = len(out.solutions)
-    if not found:
+    gave_up = max_nodes is not None and out.nodes >= max_nodes and stack and found < limit
+    if gave_up:
+        out.verdict = MULTIPLE if found >= 2 else UNDECIDED if not found else SOME
+    elif not found:
         out.verdict = NONE
     elif out.complete:
         out.verdict = UNIQUE if found == 1 else MULTIPLE

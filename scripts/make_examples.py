@@ -12,7 +12,10 @@ Two kinds, both made here:
 * random grids (``RANDOM``: size, density, seed) grown until local logic
   solves them: while cells stay unknown, flip a random unknown cell;
 * random grids that local logic leaves stuck but whose clues have one
-  solution (``STUCK``: the first such grid from the seed on), for the search.
+  solution (``STUCK``: the first such grid from the seed on), for the search;
+* for large sizes, where such grids are rare, random grids made unique
+  (``DISAMBIGUATED``): while the search finds two solutions, flip a cell
+  where they differ; kept if local logic still gets stuck.
 """
 
 from __future__ import annotations
@@ -156,6 +159,14 @@ STUCK = {
 }
 
 
+#: name: (rows, cols, fraction of filled cells, first seed)
+DISAMBIGUATED = {
+    "stuck30": (30, 30, 0.5, 0),
+}
+#: The search gives up on a seed after this many nodes (random 30x30 grids can be very hard).
+MAX_NODES = 3000
+
+
 def drawing(art: str) -> tuple:
     """(grid, n, m) of a drawing: X filled, . empty."""
     rows = [r.strip() for r in art.strip().splitlines()]
@@ -187,6 +198,25 @@ def stuck_unique(n: int, m: int, density: float, seed: int) -> int:
         seed += 1
 
 
+def disambiguated(n: int, m: int, density: float, seed: int) -> int:
+    """A random grid, changed where two solutions differ until its clues have one solution but local logic is stuck."""
+    while True:
+        rng = random.Random(seed)
+        grid = sum(1 << k for k in range(n * m) if rng.random() < density)
+        while True:
+            p = formats.from_grid(grid, n, m)
+            if solve.local(p).status == "solved":
+                break
+            found = solve.search(p, limit=2, max_nodes=MAX_NODES)
+            if found.verdict == solve.UNIQUE:
+                return grid
+            if found.verdict != solve.MULTIPLE:
+                break
+            a, b = found.solutions[:2]
+            grid ^= 1 << rng.choice([k for k in range(n * m) if (a ^ b) >> k & 1])
+        seed += 1
+
+
 def puzzles() -> dict:
     """name -> Puzzle of every shipped puzzle."""
     out = {}
@@ -204,6 +234,9 @@ def puzzles() -> dict:
     for name, (n, m, density, seed) in STUCK.items():
         grid = stuck_unique(n, m, density, seed)
         out[name] = formats.from_grid(grid, n, m, f"{name} (random; local logic gets stuck, one solution)")
+    for name, (n, m, density, seed) in DISAMBIGUATED.items():
+        grid = disambiguated(n, m, density, seed)
+        out[name] = formats.from_grid(grid, n, m, f"{name} (random, made unique; local logic gets stuck, one solution)")
     return out
 
 

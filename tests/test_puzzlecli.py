@@ -57,6 +57,12 @@ def test_solve_stdin_shows_two_solutions_and_all_lists_them():
     assert res.stdout.count("solution ") == 2 and "stopped at the limit" not in res.stdout
 
 
+def test_solve_gives_up_at_the_node_limit():
+    res = run("solve", "stuck20", "--max-nodes", "2")
+    assert res.returncode == 0 and "search: undecided (node limit reached)" in res.stdout
+    assert run("solve", "stuck20", "--max-nodes", "0").returncode == 2
+
+
 def test_solve_reports_a_contradiction_naming_the_line():
     res = run("solve", "-", stdin="3\n0\n0\n1 1\n0\n0\n1 1\n")
     assert res.returncode == 0 and "contradiction: " in res.stdout and "search: no solution" in res.stdout

@@ -83,3 +83,14 @@ def test_propagate_from_a_start_and_contradictions():
     assert out.status == logic.SOLVED and out.filled == parse_grid("10/01")[0]
     bad = logic.propagate(p.rows, p.cols, filled=0b11)  # row 1 has clue 1 but two filled cells
     assert bad.status == logic.CONTRADICTION and bad.line == "row 1"
+
+
+def test_a_node_limit_gives_up_honestly():
+    from localcount import examples
+
+    p = examples.load("stuck20")
+    capped = solve.search(p, limit=2, max_nodes=3)
+    assert capped.verdict == solve.UNDECIDED and not capped.complete and capped.nodes == 3
+    assert solve.search(p, limit=2).verdict == solve.UNIQUE
+    with pytest.raises(ValueError):
+        solve.search(p, max_nodes=0)
