@@ -79,6 +79,12 @@ def solve_main(argv) -> int:
     ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
     ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
+    ap.add_argument(
+        "--method",
+        choices=["search", "sat"],
+        default="search",
+        help="search: branch and propagate (default); sat: CNF with python-sat (pip install 'localcount[sat]')",
+    )
     ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
     args = ap.parse_args(argv)
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
@@ -97,8 +103,18 @@ def solve_main(argv) -> int:
     if out.status == "solved":
         print("unique: local logic only deduces what every solution shares, so this is the only one")
         return 0
-    found = solve.search(p, limit, args.max_nodes)
-    print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
+    if args.method == "sat":
+        from .sat import search_sat
+
+        try:
+            found = search_sat(p, limit)
+        except PuzzleError as err:
+            _say(f"error: {err}")
+            return 2
+        print(f"sat: {found.verdict} ({found.nodes} SAT calls{'' if found.complete else ', stopped at the limit'})")
+    else:
+        found = solve.search(p, limit, args.max_nodes)
+        print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
     shown = found.solutions if args.all else found.solutions[:2]
     for k, g in enumerate(shown, 1):
         print(f"solution {k}:")
