@@ -44,11 +44,11 @@ def load(source: str, fmt: str | None = None) -> formats.Puzzle:
     return formats.parse(text, fmt, source)
 
 
-def _local_report(p, trace: bool, replay: bool) -> object:
-    """Run local logic, print its verdict and picture; the outcome."""
+def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> object:
+    """Run local logic, print its verdict and picture; the outcome (``steps`` gets its steps)."""
     from . import render, solve
 
-    steps = []
+    steps = [] if steps is None else steps
     out = solve.local(p, steps)
     if trace:
         filled = empty = 0
@@ -78,6 +78,8 @@ def solve_main(argv) -> int:
     ap.add_argument("--trace", action="store_true", help="list every deduction of local logic, line by line")
     ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
     ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
+    ap.add_argument("--png", metavar="FILE", help="write a picture: the solution if found, else what local logic knows")
+    ap.add_argument("--gif", metavar="FILE", help="write local logic's deductions as an animated GIF, one frame per line step")
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
     ap.add_argument(
         "--method",
@@ -99,10 +101,13 @@ def solve_main(argv) -> int:
         return 2
     title = f"{p.title} " if p.title else ""
     print(f"{title}({p.n} rows x {p.m} columns)")
-    out = _local_report(p, args.trace, args.replay)
+    steps = []
+    out = _local_report(p, args.trace, args.replay, steps)
+    if args.gif and _write_picture(args.gif, lambda: render.gif(p, steps)):
+        return 1
     if out.status == "solved":
         print("unique: local logic only deduces what every solution shares, so this is the only one")
-        return 0
+        return 1 if args.png and _write_picture(args.png, lambda: render.png(p, out.filled, out.empty)) else 0
     if args.method == "sat":
         from .sat import search_sat
 
@@ -121,7 +126,29 @@ def solve_main(argv) -> int:
         print(render.grid_only(p.n, p.m, g), end="")
     if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
         _say("warning: the file's goal is not among the solutions")
+    if args.png:
+        full = (1 << (p.n * p.m)) - 1
+        shown = (found.solutions[0], full & ~found.solutions[0]) if found.solutions else (out.filled, out.empty)
+        if _write_picture(args.png, lambda: render.png(p, *shown)):
+            return 1
     return 0
+
+
+def _write_picture(path: str, make) -> bool:
+    """Write ``make()``'s bytes to ``path``; True (after saying why) if it failed."""
+    from .checkpoint import write_atomic
+
+    try:
+        data = make()
+    except ImportError:
+        _say("error: pictures need Pillow: pip install 'localcount[pictures]'")
+        return True
+    try:
+        write_atomic(path, data)
+    except OSError as err:
+        _say(f"error: cannot write {path}: {err.strerror}")
+        return True
+    return False
 
 
 def explain_main(argv) -> int:

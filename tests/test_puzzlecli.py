@@ -111,3 +111,22 @@ def test_bench_solve_runs():
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert [line.split()[0] for line in res.stdout.splitlines() if not line.startswith("#")][1:] == ["grow5", "stuck8"]
+
+
+def test_png_and_gif_pictures(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    from localcount import render
+
+    png, gif = tmp_path / "cat.png", tmp_path / "cat.gif"
+    res = run("solve", "cat", "--png", png, "--gif", gif)
+    assert res.returncode == 0, res.stderr
+    steps = []
+    solve.local(examples.load("cat"), steps)
+    with Image.open(gif) as im:
+        assert im.format == "GIF" and im.n_frames == len(steps) + 1
+    with Image.open(png) as im:
+        assert im.format == "PNG" and im.size[0] > 10 * render.CELL_PX
+    p = examples.load("stuck8")
+    assert render.png(p) == render.png(p)  # deterministic
+    res = run("solve", "stuck8", "--png", tmp_path / "no-such-dir" / "x.png")
+    assert res.returncode == 1 and "cannot write" in res.stderr
