@@ -44,6 +44,17 @@ def load(source: str, fmt: str | None = None) -> formats.Puzzle:
     return formats.parse(text, fmt, source)
 
 
+def _step_cells(p, step) -> str:
+    """Which cells of its line a step decided, e.g. 'filled 1 4, empty 2' (1-based positions along the line)."""
+    def positions(mask):
+        cells = [k for k in range(p.n * p.m) if mask >> k & 1]
+        along = [k % p.m + 1 for k in cells] if step.line.startswith("row") else [k // p.m + 1 for k in cells]
+        return " ".join(map(str, along))
+
+    parts = [f"{what} {positions(mask)}" for what, mask in (("filled", step.filled), ("empty", step.empty)) if mask]
+    return ", ".join(parts)
+
+
 def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> object:
     """Run local logic, print its verdict and picture; the outcome (``steps`` gets its steps)."""
     from . import render, solve
@@ -55,8 +66,7 @@ def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> ob
         for k, s in enumerate(steps, 1):
             filled |= s.filled
             empty |= s.empty
-            cells = bin(s.filled | s.empty).count("1")
-            print(f"step {k}: {s.line} decides {cells} cell{'s' if cells != 1 else ''}")
+            print(f"step {k}: {s.line}: {_step_cells(p, s)}")
             if replay:
                 print(render.draw(p, filled, empty))
     what = {"solved": "solved by local logic", "stuck": "stuck: local logic leaves unknown cells"}
