@@ -18,6 +18,7 @@ error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -94,8 +95,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--shard-bits", type=int, default=None, help="split into 2^B shards (default: automatic)")
     p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--log", metavar="FILE", help="append the log of every shard (all processes) to FILE")
+    add_cluster_options(p)
     p.add_argument("--version", action="version", version=f"localcount {__version__}")
     return p
+
+
+def add_cluster_options(p: argparse.ArgumentParser) -> None:
+    """--scheduler and --dask-local: shards as Dask tasks (``cluster``) instead of local processes."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count the shards as tasks on the Dask cluster of this scheduler (e.g. tcp://host:8786); "
+        "recorded in the same checkpoint as local runs (needs the extra localcount[dask])",
+    )
+    where.add_argument(
+        "--dask-local", type=int, metavar="N", help="count on a Dask LocalCluster of N worker processes on this machine"
+    )
+
+
+def cluster_args(args):
+    """(scheduler, local workers) if the run goes to Dask, else None; UsageError if --dask-local is not positive."""
+    if args.dask_local is not None and args.dask_local < 1:
+        raise UsageError(f"--dask-local must be at least 1, got {args.dask_local}")
+    if args.scheduler is None and args.dask_local is None:
+        return None
+    return args.scheduler, args.dask_local
 
 
 def _say(msg: str) -> None:
@@ -103,7 +128,7 @@ def _say(msg: str) -> None:
 
 
 #: Options that take a value: a negative number after one of them is that value.
-_VALUED = {"-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry"}
+_VALUED = {"-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry", "--scheduler", "--dask-local"}
 
 
 def _split_argv(argv):
@@ -147,11 +172,12 @@ def main(argv=None) -> int:
             raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
         group = _parse_group(args.shard)
         lay = _layout(n, m, args)
+        dask = cluster_args(args)
     except UsageError as err:
         _say(f"error: {err}")
         return 2
     try:
-        return _run(n, m, lay, group, args)
+        return _run(n, m, lay, group, args, dask)
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
@@ -177,7 +203,7 @@ def _layout(n, m, args):
         raise UsageError(str(err)) from None
 
 
-def _run(n: int, m: int, lay, group, args) -> int:
+def _run(n: int, m: int, lay, group, args, dask=None) -> int:
     from .runner import setup_logging
 
     try:
@@ -186,7 +212,9 @@ def _run(n: int, m: int, lay, group, args) -> int:
         _say(f"error: cannot write the log file {args.log}: {err.strerror}")
         return 2
     jobs = args.jobs or os.cpu_count() or 1
-    explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None
+    if dask is not None:
+        jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
+    explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None or dask
     est = None
     if n * m > 20:
         from .count import estimate_seconds
@@ -194,7 +222,7 @@ def _run(n: int, m: int, lay, group, args) -> int:
         # One thread, no numba thread pool: the parent may still fork workers.
         est = estimate_seconds(n, m, lay.symmetry, parallel=False) / jobs
     if explicit or (est is not None and est >= CHECKPOINT_SECONDS):
-        return _run_sharded(lay, group or (0, 1), jobs, est, args)
+        return _run_sharded(lay, group or (0, 1), jobs, est, args, dask)
     return _run_in_process(n, m, lay.symmetry, jobs, est, args.quiet)
 
 
@@ -248,28 +276,37 @@ def report_stop(stop) -> int:
     return 128 + stop.signum if isinstance(stop, Interrupted) else 1
 
 
-def _run_sharded(lay, group, jobs: int, est, args) -> int:
+def _run_sharded(lay, group, jobs: int, est, args, dask=None) -> int:
     from .checkpoint import CheckpointError
+    from .cluster import ClusterError
     from .runner import Stopped, run
     from .shards import group_shards
 
     n, m = lay.n, lay.m
     directory = args.checkpoint_dir or default_dir()
-    bar = _bar(len(group_shards(lay, *group)) * lay.grids_per_shard, f"{n}x{m}", args.quiet)
-
-    def progress(grids):
-        bar.update(grids - bar.n)
-
-    def announce(todo, shards):
-        _announce(n, m, est, jobs, todo / lay.shards, "processes")
-
+    one_core = None if est is None else est * jobs  # est is the wall time on `jobs` cores
+    what = "processes"
     start = time.perf_counter()
     try:
-        with bar:
-            out = run(lay, directory, jobs, group, args.fresh, progress, announce)
+        with _executor(lay, one_core, dask) as (execute, workers):
+            if execute is not None:
+                jobs, what = workers, "Dask worker threads"
+            bar = _bar(len(group_shards(lay, *group)) * lay.grids_per_shard, f"{n}x{m}", args.quiet)
+
+            def progress(grids):
+                bar.update(grids - bar.n)
+
+            def announce(todo, shards):
+                _announce(n, m, None if one_core is None else one_core / jobs, jobs, todo / lay.shards, what)
+
+            with bar:
+                out = run(lay, directory, jobs, group, args.fresh, progress, announce, execute)
     except Stopped as stop:
         return report_stop(stop)
     except CheckpointError as err:
+        _say(f"error: {err}")
+        return 1
+    except ClusterError as err:
         _say(f"error: {err}")
         return 1
     wall = time.perf_counter() - start
@@ -285,5 +322,17 @@ def _run_sharded(lay, group, jobs: int, est, args) -> int:
         )
     else:
         _say(f"{n}x{m}: {out.total} of 2^{n * m} grids locally solvable")
-    _say(f"{wall:.2f} s on {jobs} processes{where}; checkpoint {out.path}")
+    _say(f"{wall:.2f} s on {jobs} {what}{where}; checkpoint {out.path}")
     return 0
+
+
+@contextlib.contextmanager
+def _executor(lay, one_core, dask):
+    """(execute, worker threads) for runner.run: (None, None) for local processes, Dask tasks if asked."""
+    if dask is None:
+        yield None, None
+        return
+    from . import cluster
+
+    with cluster.connect(*dask) as client:
+        yield cluster.executor(client, cluster.shard_seconds(lay, one_core)), cluster.threads(client)

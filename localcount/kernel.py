@@ -143,6 +143,20 @@ def _square_weight(border, n):
 
 
 @njit(cache=True)
+def _representatives(border_bits, n, m, group):
+    """1 for each border code (of ``border_bits`` bits) the kernel counts (its orbit's least), else 0."""
+    out = np.zeros(1 << border_bits, np.uint8)
+    for b in range(1 << border_bits):
+        w = 1
+        if group == FLIPS:
+            w = _border_weight(np.uint64(b), n, m)
+        elif group == SQUARE:
+            w = _square_weight(np.uint64(b), n)
+        out[b] = w > 0
+    return out
+
+
+@njit(cache=True)
 def _square_rows(index, n, rows):
     """Rows of the n×n grid at an enumeration index of the SQUARE layout."""
     side = n - 2

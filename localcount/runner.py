@@ -99,6 +99,7 @@ def run(
     fresh: bool = False,
     progress=None,
     announce=None,
+    execute=None,
 ) -> Outcome:
     """Count the shards of ``group`` that the checkpoint lacks, recording each.
 
@@ -106,7 +107,9 @@ def run(
     in the group, including those from the checkpoint); ``announce(todo,
     shards)`` once before the workers start.  Raises Interrupted
     on SIGINT/SIGTERM after terminating the workers; every recorded shard
-    stays recorded.
+    stays recorded.  ``execute(lay, todo, tally)`` computes the shards and
+    calls ``tally(shard, value, seconds)`` for each as it finishes (default:
+    ``jobs`` worker processes; ``cluster`` passes Dask tasks instead).
     """
     with Checkpoint(directory, lay) as ckpt:
         done = ckpt.open(fresh=fresh)
@@ -122,9 +125,11 @@ def run(
         if progress:
             progress(grids)
         if todo:
+            execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
+            tally = _Tally(lay, ckpt, done, progress, grids)
             try:
                 try:
-                    _run_pool(lay, todo, jobs, ckpt, done, progress, grids)
+                    execute(lay, todo, tally)
                 except OSError as err:  # e.g. the disk is full: the records so far are safe
                     raise Stopped(f"cannot write the checkpoint: {err.strerror or err}") from err
             except Stopped as stop:
@@ -135,7 +140,29 @@ def run(
         return Outcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
 
 
-def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
+class _Tally:
+    """Records each finished shard durably, then counts it as done and reports progress."""
+
+    def __init__(self, lay, ckpt, done, progress, grids):
+        self.lay, self.ckpt, self.done, self.progress, self.grids = lay, ckpt, done, progress, grids
+
+    def __call__(self, shard: int, value, seconds: float) -> None:
+        old = self.done.get(shard)
+        if old is not None:
+            # A task run twice (e.g. resubmitted after a lost worker): never added twice, and
+            # two different values for one shard mean something is broken.
+            if old.count != value:
+                raise Stopped(f"shard {shard} of {self.lay.key} was computed twice with different values "
+                              f"({old.count} and {value}); do not trust this run, find the cause")
+            return
+        self.ckpt.record(shard, value, seconds)
+        self.done[shard] = Record(value, seconds, time.time())
+        self.grids += self.lay.grids_per_shard
+        if self.progress:
+            self.progress(self.grids)
+
+
+def _run_pool(lay, todo, jobs, tally) -> None:
     """Feed shards to ``jobs`` worker processes, one at a time each; record results as they come.
 
     Each worker has its own pipe and nothing is shared, so a worker that dies
@@ -199,11 +226,7 @@ def _run_pool(lay, todo, jobs, ckpt, done, progress, grids) -> None:
                     shard, total, seconds = ready.recv()
                 except (EOFError, OSError):
                     raise lost(proc, shard) from None
-                ckpt.record(shard, total, seconds)
-                done[shard] = Record(total, seconds, time.time())
-                grids += lay.grids_per_shard
-                if progress:
-                    progress(grids)
+                tally(shard, total, seconds)
                 if stop:
                     raise Interrupted(stop[0])
                 nxt = next(tasks, None)

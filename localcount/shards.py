@@ -201,6 +201,34 @@ def group_shards(lay: Layout, k: int = 0, mod: int = 1) -> range:
     return range(k, lay.shards, mod)
 
 
+def shard_work(lay: Layout):
+    """Enumeration indices each shard really visits, as an array over shards.
+
+    The kernel skips every border that is not its orbit's representative
+    (``kernel`` module doc), so under symmetry most shards do little or no
+    work: what a campaign costs is this work times the time per index.
+    """
+    import numpy as np
+
+    from .count import GROUPS
+    from .kernel import _representatives
+
+    cells = lay.n * lay.m
+    if cells == 0:
+        return np.ones(1, np.int64)
+    group = GROUPS[lay.symmetry]
+    if lay.symmetry == "square":
+        low = (lay.n - 2) ** 2  # the interior's bits (kernel: SQUARE layout)
+    else:
+        low = (lay.n - 2) * lay.m if lay.n >= 2 else 0
+    border_bits = cells - low
+    reps = _representatives(border_bits, lay.n, lay.m, group).astype(np.int64)
+    if lay.bits <= border_bits:  # a shard is a run of whole borders
+        return reps.reshape(lay.shards, -1).sum(axis=1) << low
+    # a shard is a part of one border
+    return np.repeat(reps, 1 << (lay.bits - border_bits)) << (cells - lay.bits)
+
+
 def count_shard(lay: Layout, shard: int) -> int:
     """Symmetry-weighted count of one shard (serial kernel, in this process)."""
     if lay.n * lay.m == 0:

@@ -48,12 +48,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
     p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--depth", type=int, default=None, help="shards fix the clues of this many rows (default: automatic)")
+    from .cli import add_cluster_options
+
+    add_cluster_options(p)
     return p
 
 
 def main(argv) -> int:
     """Entry point of ``stats``; returns the exit status."""
-    from .cli import UsageError, parse_size
+    from .cli import UsageError, cluster_args, parse_size
     from .stats import check_stats_size, default_depth
 
     args = _parser().parse_args(argv)
@@ -68,20 +71,20 @@ def main(argv) -> int:
         rows = m if args.path == "transposed" else n
         if depth is not None and not 0 <= depth <= rows:
             raise UsageError(f"--depth must be between 0 and {rows} for {n}x{m} ({args.path}), got {depth}")
+        dask = cluster_args(args)
     except (UsageError, ValueError) as err:
         _say(f"error: {err}")
         return 2
     jobs = args.jobs or os.cpu_count() or 1
     start = time.perf_counter()
     try:
-        if n * m <= IN_PROCESS_CELLS and not (args.checkpoint_dir or args.fresh):
+        if n * m <= IN_PROCESS_CELLS and not (args.checkpoint_dir or args.fresh or dask):
             result = _in_process(n, m, depth, jobs, args)
             where = f"{jobs} threads"
         else:
-            result = _sharded(n, m, depth, jobs, args)
+            result, where = _sharded(n, m, depth, jobs, args, dask)
             if isinstance(result, int):
                 return result
-            where = f"{jobs} processes"
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
@@ -102,9 +105,10 @@ def _in_process(n, m, depth, jobs, args):
     return stats(n, m, path=args.path, symmetry=args.symmetry, depth=depth)
 
 
-def _sharded(n, m, depth, jobs, args):
-    """The Stats of a checkpointed run, or an exit status if it stopped."""
-    from .cli import _bar, report_stop
+def _sharded(n, m, depth, jobs, args, dask=None):
+    """(the Stats of a checkpointed run, or an exit status if it stopped; what computed it)."""
+    from .cli import _bar, _executor, report_stop
+    from .cluster import ClusterError
     from .runner import Stopped, run, setup_logging
     from .shards import StatsLayout
     from .stats import from_vector
@@ -112,14 +116,17 @@ def _sharded(n, m, depth, jobs, args):
     setup_logging(None, args.quiet)
     lay = StatsLayout(n, m, depth, args.path, args.symmetry)
     bar = _bar(lay.shards * lay.grids_per_shard, f"{n}x{m} stats", args.quiet)
+    where = f"{jobs} processes"
     try:
-        with bar:
-            out = run(lay, args.checkpoint_dir or default_dir(), jobs, (0, 1), args.fresh, lambda g: bar.update(g - bar.n))
+        with _executor(lay, None, dask) as (execute, workers), bar:
+            if execute is not None:
+                jobs, where = workers, f"{workers} Dask worker threads"
+            out = run(lay, args.checkpoint_dir or default_dir(), jobs, (0, 1), args.fresh, lambda g: bar.update(g - bar.n), None, execute)
     except Stopped as stop:
-        return report_stop(stop)
-    except CheckpointError as err:
+        return report_stop(stop), where
+    except (CheckpointError, ClusterError) as err:
         _say(f"error: {err}")
-        return 1
+        return 1, where
     if not args.quiet and out.computed < out.shards:
         _say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.path}")
-    return from_vector(n, m, out.total)
+    return from_vector(n, m, out.total), where

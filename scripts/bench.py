@@ -7,11 +7,17 @@
     python scripts/bench.py --sizes 5x6 --mode shards   # sharded, checkpointed runs
     python scripts/bench.py --long --mode shards        # and 6x6 (minutes)
     python scripts/bench.py --measure stats             # the stats enumeration (uniqueness, rounds)
+    python scripts/bench.py --sizes 5x6 --mode dask --threads 2   # shards as tasks on a Dask LocalCluster
 
 Modes: ``threads`` counts in-process over numba threads (``count.count``);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
 processes, a fresh checkpoint directory per size, every shard fsynced), so
 the two modes' times give the overhead of sharding and checkpointing.
+``dask`` runs the same sharded path with the shards as tasks on a Dask
+LocalCluster of ``--threads`` single-thread worker processes (``cluster``),
+started and warmed up (every worker loads the size's kernel) outside the
+timing: against ``shards`` it gives Dask's overhead, and ``--threads 1``
+against ``--threads 2`` its speed-up.
 ``--measure stats`` times ``stats`` instead of the count (its ``count``
 column is then the locally solvable count; symmetry flips or none).
 
@@ -47,7 +53,8 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=None, help="numba threads or worker processes (default: all cores)")
     ap.add_argument("--symmetry", default="auto", choices=["auto", "none", "flips", "square"], help="symmetry group")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
-    ap.add_argument("--mode", choices=["threads", "shards"], default="threads", help="in-process threads or sharded processes")
+    ap.add_argument("--mode", choices=["threads", "shards", "dask"], default="threads",
+                    help="in-process threads, sharded processes or shards as Dask tasks")
     ap.add_argument("--measure", choices=["count", "stats"], default="count", help="time the count or the stats enumeration")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
@@ -76,6 +83,17 @@ def main() -> int:
     from localcount.shards import count_shard, layout
     from localcount import results
 
+    client = None
+    if args.mode == "dask":
+        import contextlib
+
+        from localcount import cluster
+
+        start = time.perf_counter()
+        stack = contextlib.ExitStack()
+        client = stack.enter_context(cluster.connect(local_workers=threads))
+        cluster_s = time.perf_counter() - start
+
     start = time.perf_counter()
     if args.measure == "stats":
         S.stats_shards(2, 3, [0], symmetry=symmetry, depth=0, parallel=args.mode == "threads")
@@ -86,7 +104,19 @@ def main() -> int:
         count_shard(layout(2, 3, symmetry=symmetry), 0)
     compile_s = time.perf_counter() - start
 
+    def warm(n, m):
+        """Build the tables and compile (or load) this size's kernel; on every Dask worker too."""
+        if args.measure == "stats":
+            S.stats_shards(n, m, [0], symmetry=symmetry, depth=n, parallel=args.mode == "threads")
+        else:
+            count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
+
     def timed_count(n, m):
+        if args.mode == "dask":
+            lay = stats_layout(n, m) if args.measure == "stats" else layout(n, m, symmetry=symmetry)
+            with tempfile.TemporaryDirectory() as ckdir:
+                total = run_sharded(lay, ckdir, threads, execute=cluster.executor(client)).total
+            return S.from_vector(n, m, total).solvable if args.measure == "stats" else total
         if args.measure == "stats" and args.mode == "threads":
             return S.stats(n, m, symmetry=symmetry).solvable
         if args.measure == "stats":
@@ -109,17 +139,19 @@ def main() -> int:
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
         f"# machine: {results.cpu_model()}; mode={args.mode}, "
-        f"{'processes' if args.mode == 'shards' else 'threads'}={threads}, symmetry={symmetry}, measure={args.measure}"
+        f"{'threads' if args.mode == 'threads' else 'processes'}={threads}, symmetry={symmetry}, measure={args.measure}"
     )
+    if client is not None:
+        import distributed
+
+        emit(f"# dask {distributed.__version__}: LocalCluster of {threads} single-thread workers started in {cluster_s:.2f} s (not timed below)")
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
     emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")
     for n, m in sizes:
         t0 = time.perf_counter()
-        # Build the tables and compile (or load) this size's kernel outside the timing.
-        if args.measure == "stats":
-            S.stats_shards(n, m, [0], symmetry=symmetry, depth=n, parallel=args.mode == "threads")
-        else:
-            count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
+        warm(n, m)  # outside the timing
+        if client is not None:
+            client.run(warm, n, m)
         size_compile = time.perf_counter() - t0
         t0 = time.perf_counter()
         total = timed_count(n, m)
@@ -130,6 +162,8 @@ def main() -> int:
             f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
             f"{rate / threads:>15.3g} {threads:>7} {size_compile:>9.2f}"
         )
+    if client is not None:
+        stack.close()
     return 0
 
 

@@ -9,7 +9,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.mark.parametrize("mode", ["threads", "shards"])
+@pytest.mark.parametrize("mode", ["threads", "shards", "dask"])
 def test_bench_runs(mode):
     res = subprocess.run(
         [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "3x3,2x5", "--warm-cache", "--mode", mode],
@@ -34,3 +34,29 @@ def test_bench_runs_the_stats_measure(mode):
     assert res.returncode == 0, res.stderr
     lines = [line.split() for line in res.stdout.splitlines() if not line.startswith("#")]
     assert lines[1][:2] == ["3x3", "384"] and lines[2][:2] == ["2x5", "810"] and "measure=stats" in res.stdout
+
+
+def test_campaign_projects_and_writes_its_plan(tmp_path):
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "campaign.py"), "--size", "4x4", "--sample", "3", "--jobs", "2",
+         "--write", str(tmp_path / "results"), "--results", str(tmp_path / "none")],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "core-hours" in res.stdout and "| 256 |" in res.stdout
+    assert "--scheduler tcp://HOST:8786" in res.stdout and "dask worker tcp://HOST:8786" in res.stdout
+    plan = (tmp_path / "results" / "campaign-4x4.md").read_text()
+    assert plan.startswith("# Campaign plan: 4x4") and "python scripts/campaign.py --size 4x4" in plan
+
+
+def test_campaign_interval_comes_from_the_sample_spread():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("campaign", os.path.join(ROOT, "scripts", "campaign.py"))
+    campaign = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(campaign)
+    total, low, high = campaign.projection(1000, [1.0, 1.0, 1.0])
+    assert total == low == high == 1000.0  # no spread, no doubt
+    total, low, high = campaign.projection(100, [1.0, 3.0])
+    assert total == 200.0 and low == 0.0 and round(high, 1) == round(100 * (2 + 12.71 * 2**0.5 / 2**0.5), 1)
+    assert campaign.t95(1000) == 1.98 and campaign.t95(11) == 2.23

@@ -53,3 +53,39 @@ def test_bad_groups(text):
 def test_bad_shard_bits():
     with pytest.raises(ValueError):
         layout(2, 2, 5)
+
+
+
+def _border_orbits(n, m, square):
+    """Orbits of the kernel's border patterns under the flips (and transposition), by brute force on cells.
+
+    The border is the outer ring for the square group, rows 0 and n-1 for the flips.
+    """
+    border = [(r, c) for r in range(n) for c in range(m) if r in (0, n - 1) or (square and c in (0, m - 1))]
+    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, m - 1 - c), lambda r, c: (n - 1 - r, m - 1 - c)]
+    if square:
+        maps += [lambda r, c, f=f: f(c, r) for f in maps]
+    orbits = set()
+    for bits in range(1 << len(border)):
+        cells = {border[i] for i in range(len(border)) if bits >> i & 1}
+        orbits.add(min(tuple(sorted(f(r, c) for r, c in cells)) for f in maps))
+    return len(orbits)
+
+
+@pytest.mark.parametrize("n,m,bits,symmetry", [(3, 3, 9, "square"), (4, 4, 6, "square"), (4, 4, 14, "square"),
+                                               (3, 4, 5, "flips"), (3, 5, 12, "flips"), (1, 7, 5, "flips"),
+                                               (4, 5, 8, "flips"), (3, 4, 6, "none")])  # fmt: skip
+def test_shard_work_is_one_border_per_orbit(n, m, bits, symmetry):
+    from localcount.shards import shard_work
+
+    lay = layout(n, m, bits, symmetry)
+    work = shard_work(lay)
+    assert len(work) == lay.shards and all(0 <= w <= lay.grids_per_shard for w in work)
+    interior = 2 ** ((n - 2) * (m - 2 if symmetry == "square" else m)) if n > 1 else 1
+    if symmetry == "none":
+        assert all(w == lay.grids_per_shard for w in work)
+    else:  # the kernel visits one border per orbit, with every interior
+        assert work.sum() == _border_orbits(n, m, symmetry == "square") * interior
+    for s in range(lay.shards):  # no work, no count
+        if work[s] == 0:
+            assert count_shard(lay, s) == 0
