@@ -65,12 +65,12 @@ def projection(work_total: int, rates: list) -> tuple:
 
 
 def hours(seconds: float) -> str:
-    """'12.3 h' or '45 min' or '30 s'."""
+    """'12.3 h', '45 min', '2.5 min' or '30 s' (three significant digits at most)."""
     if seconds >= 3600:
-        return f"{seconds / 3600:.1f} h"
+        return f"{seconds / 3600:.3g} h"
     if seconds >= 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds:.0f} s"
+        return f"{seconds / 60:.2g} min"
+    return f"{seconds:.2g} s"
 
 
 def main() -> int:
