@@ -126,6 +126,9 @@ def test_a_client_stopped_mid_run_resumes_from_the_checkpoint(tmp_path, how):
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         _wait_for(path, proc, 30)
+        status = subprocess.run([sys.executable, "-m", "localcount", "status", str(tmp_path)], env=env,
+                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert lay.key in status.stdout and "running" in status.stdout  # the same view as local runs
         if how == "sigkill":
             os.killpg(proc.pid, signal.SIGKILL)  # client, cluster and workers, with no warning
             proc.wait(timeout=60)
