@@ -17,6 +17,7 @@ from localcount.checkpoint import Checkpoint, read_log  # noqa: E402
 from localcount.count import count  # noqa: E402
 from localcount.runner import DELAY_ENV, Stopped, run  # noqa: E402
 from localcount.shards import StatsLayout, layout  # noqa: E402
+from records import record_shards, wait_for_records  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511
@@ -27,13 +28,6 @@ def client():
     """A LocalCluster of 2 single-thread worker processes, shared by this module's tests."""
     with cluster.connect(local_workers=2) as c:
         yield c
-
-
-def record_shards(path):
-    """Shard numbers of every record line, duplicates included."""
-    if not path.exists():
-        return []
-    return [int(line.split()[0]) for line in path.read_text().splitlines()[1:] if line.strip()]
 
 
 def test_two_workers_count_5x5_and_4x6_exactly(client, tmp_path):
@@ -110,14 +104,6 @@ def _cli(ckdir, *extra, delay=0.0):
     return [sys.executable, "-m", "localcount", "5", "5", "--dask-local", "2", "--checkpoint-dir", str(ckdir), *extra], env
 
 
-def _wait_for(path, proc, at_least, timeout=120):
-    deadline = time.time() + timeout
-    while len(record_shards(path)) < at_least:
-        assert proc.poll() is None, proc.communicate()
-        assert time.time() < deadline
-        time.sleep(0.01)
-
-
 @pytest.mark.parametrize("how", ["sigkill", "sigint"])
 def test_a_client_stopped_mid_run_resumes_from_the_checkpoint(tmp_path, how):
     lay = layout(5, 5, symmetry="square")
@@ -125,7 +111,7 @@ def test_a_client_stopped_mid_run_resumes_from_the_checkpoint(tmp_path, how):
     cmd, env = _cli(tmp_path, delay=0.05)
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        _wait_for(path, proc, 30)
+        wait_for_records(path, proc, 30)
         status = subprocess.run([sys.executable, "-m", "localcount", "status", str(tmp_path)], env=env,
                                 capture_output=True, text=True, timeout=60)  # fmt: skip
         assert lay.key in status.stdout and "running" in status.stdout  # the same view as local runs
@@ -226,7 +212,7 @@ def test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it(tmp_path)
     try:
         cmd = [sys.executable, "-m", "localcount", "5", "5", "--scheduler", address, "--checkpoint-dir", str(tmp_path)]
         client = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        _wait_for(path, client, 20)
+        wait_for_records(path, client, 20)
         os.killpg(scheduler.pid, signal.SIGKILL)
         out, err = client.communicate(timeout=120)
         assert client.returncode == 1 and out == ""

@@ -4,13 +4,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from localcount.checkpoint import read_log
 from localcount.runner import DELAY_ENV
 from localcount.shards import layout
+from records import record_shards, wait_for_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511
@@ -27,12 +27,9 @@ def env(delay=0.0):
     return e
 
 
-def record_lines(ckdir):
-    """Raw record lines of the 5x5 checkpoint (every append, duplicates included)."""
-    path = ckdir / f"{LAY.key}.log"
-    if not path.exists():
-        return []
-    return [line for line in path.read_text().splitlines()[1:] if line.strip()]
+def log_path(ckdir):
+    """The 5x5 checkpoint log in `ckdir`."""
+    return ckdir / f"{LAY.key}.log"
 
 
 def start(ckdir, delay):
@@ -46,14 +43,6 @@ def start(ckdir, delay):
     )
 
 
-def wait_for_records(ckdir, proc, at_least, timeout=120):
-    deadline = time.time() + timeout
-    while len(record_lines(ckdir)) < at_least:
-        assert proc.poll() is None, proc.communicate()
-        assert time.time() < deadline
-        time.sleep(0.005)
-
-
 def finish(ckdir):
     res = subprocess.run(command(ckdir), capture_output=True, text=True, env=env(), timeout=300)
     assert res.returncode == 0, res.stderr
@@ -61,9 +50,9 @@ def finish(ckdir):
 
 
 def assert_each_shard_once(ckdir):
-    shards = [int(line.split()[0]) for line in record_lines(ckdir)]
+    shards = record_shards(log_path(ckdir))
     assert len(shards) == len(set(shards)) == LAY.shards  # nothing recomputed, nothing missing
-    log = read_log(ckdir / f"{LAY.key}.log")
+    log = read_log(log_path(ckdir))
     assert log.damaged == 0 and sum(r.count for r in log.records.values()) == FIVE
 
 
@@ -71,10 +60,10 @@ def test_sigkill_at_several_moments_then_resume(tmp_path):
     before = 0
     for at_least in (1, 40, 120, 200):
         proc = start(tmp_path, delay=0.02)
-        wait_for_records(tmp_path, proc, at_least)
+        wait_for_records(log_path(tmp_path), proc, at_least)
         os.killpg(proc.pid, signal.SIGKILL)  # the whole job: parent and workers, no warning
         proc.wait()
-        now = len(record_lines(tmp_path))
+        now = len(record_shards(log_path(tmp_path)))
         assert before < now < LAY.shards
         before = now
     res = finish(tmp_path)
@@ -87,14 +76,14 @@ def test_sigkill_at_several_moments_then_resume(tmp_path):
 def test_interrupt_keeps_finished_shards(tmp_path, sig, status):
     for at_least in (5, 100):
         proc = start(tmp_path, delay=0.02)
-        wait_for_records(tmp_path, proc, at_least)
+        wait_for_records(log_path(tmp_path), proc, at_least)
         os.killpg(proc.pid, sig)  # Ctrl-C reaches the whole foreground job
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == status, err
         assert out == ""
         assert "run the same command again to resume" in err
         assert "Traceback" not in err
-        saved = len(record_lines(tmp_path))
+        saved = len(record_shards(log_path(tmp_path)))
         assert f"{saved} of {LAY.shards} shards are saved" in err
     assert finish(tmp_path).stdout == f"{FIVE}\n"
     assert_each_shard_once(tmp_path)
@@ -103,7 +92,7 @@ def test_interrupt_keeps_finished_shards(tmp_path, sig, status):
 def test_second_run_on_the_same_checkpoint_is_refused(tmp_path):
     proc = start(tmp_path, delay=0.05)
     try:
-        wait_for_records(tmp_path, proc, 1)
+        wait_for_records(log_path(tmp_path), proc, 1)
         res = subprocess.run(command(tmp_path), capture_output=True, text=True, env=env(), timeout=120)
         assert res.returncode == 1
         assert res.stdout == ""
@@ -115,7 +104,7 @@ def test_second_run_on_the_same_checkpoint_is_refused(tmp_path):
 
 def test_corrupt_checkpoint_recomputes_only_the_damage(tmp_path):
     finish(tmp_path)
-    path = tmp_path / f"{LAY.key}.log"
+    path = log_path(tmp_path)
     lines = path.read_text().splitlines(keepends=True)
     lines[5] = lines[5].replace(" ", "  ", 1)[:-4] + "zz\n"  # a bad checksum
     lines[-1] = lines[-1][:10]  # a torn last write
@@ -135,7 +124,7 @@ def test_foreign_checkpoint_is_refused_with_instructions(tmp_path):
         check=True,
         capture_output=True,
     )
-    os.replace(tmp_path / f"{other.key}.log", tmp_path / f"{LAY.key}.log")
+    os.replace(tmp_path / f"{other.key}.log", log_path(tmp_path))
     res = subprocess.run(command(tmp_path), capture_output=True, text=True, env=env(), timeout=120)
     assert res.returncode == 1 and res.stdout == ""
     assert "belongs to run 4x4" in res.stderr and "Traceback" not in res.stderr
@@ -174,7 +163,7 @@ def test_status_lists_runs(tmp_path):
 def test_a_worker_killed_alone_stops_the_run_cleanly(tmp_path):
     proc = start(tmp_path, delay=0.05)
     try:
-        wait_for_records(tmp_path, proc, 4)
+        wait_for_records(log_path(tmp_path), proc, 4)
         kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
         os.kill(int(kids[0]), signal.SIGKILL)  # e.g. the out-of-memory killer
         out, err = proc.communicate(timeout=60)
