@@ -118,6 +118,23 @@ def threads(client) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+def machines(client) -> str:
+    """The cluster's CPUs for provenance, e.g. "Dask: 16 threads on AMD EPYC, 8 cores (2 machines)"."""
+    from .results import cpu_model
+
+    models = client.run(cpu_model)  # worker address -> its machine's model and core count
+    threads_by_model, hosts = {}, {}
+    for addr, n in client.nthreads().items():
+        model = models.get(addr, "unknown")
+        threads_by_model[model] = threads_by_model.get(model, 0) + n
+        hosts.setdefault(model, set()).add(addr.rsplit(":", 1)[0])
+    parts = [
+        f"{n} threads on {model}" + (f" ({len(hosts[model])} machines)" if len(hosts[model]) > 1 else "")
+        for model, n in sorted(threads_by_model.items())
+    ]
+    return "Dask: " + "; ".join(parts)
+
+
 def executor(client, shard_seconds=None, batch: int | None = None):
     """An ``execute`` for ``runner.run`` that computes shards as tasks on ``client``'s cluster."""
 

@@ -197,7 +197,8 @@ provenance; this page and the b-files are generated from `runs.csv`.
   symmetry group: `d4` square, `sym` flips, `all` every grid), the count,
   wall seconds of the run that finished it, seconds summed over all shards
   (all processes, across resumptions), processes, localcount version, git
-  commit, date (UTC), CPU and the exact command.
+  commit, date (UTC), CPU and the exact command (a run on a Dask cluster
+  gives its worker threads as processes and `Dask: N threads on CPU` as CPU).
 * `local.csv` — one row per size n ≤ m that two independent runs agree
   on: the count, 2^(n·m) grids, the fraction solvable, the provenance of
   its first run and how many runs agree (`runs`, their layouts in

@@ -408,18 +408,18 @@ def write_stats_table(directory, runs) -> None:
     _write_csv(path, [asdict(r) for r in stats_rows(runs)], [f.name for f in fields(StatsRow)])
 
 
-def make_stats_run(lay, s, wall_s: float, compute_s: float, processes: int, command: str) -> StatsRun:
-    """A StatsRun for a finished stats layout of n×m (n ≤ m), with this machine's provenance."""
+def make_stats_run(lay, s, wall_s: float, compute_s: float, processes: int, command: str, cpu=None) -> StatsRun:
+    """A StatsRun for a finished stats layout of n×m (n ≤ m), with this machine's provenance (or ``cpu``'s)."""
     return StatsRun(
         s.n, s.m, lay.key, s.grids, s.solvable, s.unique, s.stuck_start, rounds_text(s.rounds), round(wall_s, 3),
-        round(compute_s, 3), processes, __version__, git_commit(), utc_now(), cpu_model(), command,
+        round(compute_s, 3), processes, __version__, git_commit(), utc_now(), cpu or cpu_model(), command,
     )  # fmt: skip
 
 
-def make_run(lay, count: int, wall_s: float, compute_s: float, processes: int, command: str) -> Run:
-    """A Run for a finished layout, with this machine's provenance."""
+def make_run(lay, count: int, wall_s: float, compute_s: float, processes: int, command: str, cpu=None) -> Run:
+    """A Run for a finished layout, with this machine's provenance (``cpu``: the machines that ran it, if others)."""
     n, m = sorted((lay.n, lay.m))
     return Run(
         n, m, lay.key, int(count), 2 ** (n * m), round(wall_s, 3), round(compute_s, 3), processes, __version__,
-        git_commit(), utc_now(), cpu_model(), command,
+        git_commit(), utc_now(), cpu or cpu_model(), command,
     )  # fmt: skip

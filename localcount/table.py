@@ -15,11 +15,15 @@ estimates and skips go to stderr.  With ``--stats`` the runs are ``stats``
 enumerations (``stats_paths``: grouped by rows with the flips, and by the
 transposed grid's rows with every grid or the flips), recorded in
 ``results/stats-runs.csv``; stdout gets ``n m solvable unique stuck max-rounds``.
+With ``--scheduler ADDRESS`` or ``--dask-local N`` the shards run as Dask
+tasks (``cluster``) into the same checkpoints, and a run's provenance names
+the cluster's worker threads and CPUs instead of this machine's.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -100,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
         "results/stats-runs.csv and stats.csv (sizes whose lines all fit the line tables)",
     )
     p.add_argument("--render", action="store_true", help="only regenerate the files made from results/")
+    from .cli import add_cluster_options
+
+    add_cluster_options(p)
     p.add_argument("--readme", default="README.md", help="project README whose known-values table is regenerated")
     return p
 
@@ -108,6 +115,7 @@ def main(argv) -> int:
     """The ``table`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     from . import publish
+    from .cli import UsageError, cluster_args
 
     try:
         if args.render and args.max_cells is None and args.sizes is None:
@@ -122,42 +130,76 @@ def main(argv) -> int:
                 raise ValueError(f"{n}x{m} has {n * m} cells; at most {MAX_CELLS} are supported")
         if args.jobs is not None and args.jobs < 1:
             raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
+        dask = cluster_args(args)
         results.read_runs(args.results)  # a damaged runs file stops us before any work
-    except ValueError as err:
+    except (ValueError, UsageError) as err:
         _say(f"error: {err}")
         return 2
     from .runner import setup_logging
 
+    from .cluster import ClusterError
     from .stats import InconsistentStats
 
     setup_logging(None, quiet=True)
-    jobs = args.jobs or os.cpu_count() or 1
     command = results.this_command(["table", *argv])
     status = 0
     skipped = []
-    for n, m in sizes:
-        try:
-            if args.stats:
-                total, skips, stop = _stats_size(n, m, args, jobs, command)
-            else:
-                total, skips, stop = _count_size(n, m, args, jobs, command)
-        except (results.ConflictError, InconsistentStats) as err:
-            _say(f"error: {err}")
-            return 1
-        skipped += skips
-        if stop:
-            status = stop
-            if stop >= 128:  # interrupted: resume with the same command
-                break
-        if total is not None:
-            print(n, m, *(total if isinstance(total, tuple) else (total,)), flush=True)
+    try:
+        with _workers(dask, args.jobs or os.cpu_count() or 1) as workers:
+            for n, m in sizes:
+                if args.stats:
+                    total, skips, stop = _stats_size(n, m, args, workers, command)
+                else:
+                    total, skips, stop = _count_size(n, m, args, workers, command)
+                skipped += skips
+                if stop:
+                    status = stop
+                    if stop >= 128:  # interrupted: resume with the same command
+                        break
+                if total is not None:
+                    print(n, m, *(total if isinstance(total, tuple) else (total,)), flush=True)
+    except (results.ConflictError, InconsistentStats, ClusterError) as err:
+        _say(f"error: {err}")
+        return 1
     if skipped:
         _say("not counted: " + "; ".join(skipped))
     publish.render(args.results, args.readme, quiet=True)
     return status
 
 
-def _count_size(n: int, m: int, args, jobs: int, command: str):
+class Workers:
+    """Where this command's runs go: ``jobs`` local processes, or a Dask ``client``'s cluster."""
+
+    def __init__(self, jobs: int, client=None):
+        from . import cluster
+
+        self.client = client
+        self.jobs = cluster.threads(client) if client else jobs  # recorded as the run's processes
+        self.what = "Dask worker threads" if client else "processes"
+        self.cpu = cluster.machines(client) if client else None  # None: this machine
+
+    def execute(self, lay, one_core=None):
+        """``runner.run``'s execute: None for local processes, else Dask tasks (sized from one core's seconds)."""
+        if self.client is None:
+            return None
+        from . import cluster
+
+        return cluster.executor(self.client, cluster.shard_seconds(lay, one_core))
+
+
+@contextlib.contextmanager
+def _workers(dask, jobs: int):
+    """Workers for the whole command: one Dask client for every size, if asked."""
+    if dask is None:
+        yield Workers(jobs)
+        return
+    from . import cluster
+
+    with cluster.connect(*dask) as client:
+        yield Workers(jobs, client)
+
+
+def _count_size(n: int, m: int, args, workers: Workers, command: str):
     """Run the missing paths of n×m: (count if every path agrees, else None; [what was not counted]; exit status)."""
     from .count import estimate_seconds
     from .runner import Interrupted, Stopped, run
@@ -171,20 +213,22 @@ def _count_size(n: int, m: int, args, jobs: int, command: str):
     counts = set()
     skips = []
     directory = args.checkpoint_dir or default_dir()
+    jobs = workers.jobs
     for rows, cols, symmetry in paths(n, m)[: args.paths]:
         lay = layout(rows, cols, symmetry=symmetry)
         if lay.key in recorded:
             counts.add(recorded[lay.key].count)
             continue
-        if args.max_estimate is not None and rows * cols > 20:
-            est = estimate_seconds(rows, cols, lay.symmetry, parallel=False) / jobs
-            if est > args.max_estimate:
-                skips.append(f"{lay.key} (estimated {format_seconds(est)})")
-                continue
-        _say(f"counting {rows}x{cols} ({lay.key}) on {jobs} processes")
+        one_core = None  # estimated seconds on one core
+        if (args.max_estimate is not None or workers.client) and rows * cols > 20:
+            one_core = estimate_seconds(rows, cols, lay.symmetry, parallel=False)
+        if args.max_estimate is not None and one_core is not None and one_core / jobs > args.max_estimate:
+            skips.append(f"{lay.key} (estimated {format_seconds(one_core / jobs)})")
+            continue
+        _say(f"counting {rows}x{cols} ({lay.key}) on {jobs} {workers.what}")
         start = time.perf_counter()
         try:
-            out = run(lay, directory, jobs)
+            out = run(lay, directory, jobs, execute=workers.execute(lay, one_core))
         except Stopped as stop:
             skips.append(f"{lay.key} stopped ({stop}); {stop.saved} of {stop.shards} shards saved, rerun to resume")
             return None, skips, 128 + stop.signum if isinstance(stop, Interrupted) else 1
@@ -193,7 +237,7 @@ def _count_size(n: int, m: int, args, jobs: int, command: str):
             return None, skips, 1
         wall = time.perf_counter() - start
         compute = sum(r.seconds for r in read_log(out.path).records.values())
-        results.add_run(args.results, results.make_run(lay, out.total, wall, compute, jobs, command))
+        results.add_run(args.results, results.make_run(lay, out.total, wall, compute, jobs, command, workers.cpu))
         counts.add(out.total)
         _say(f"{lay.key}: {out.total} in {wall:.1f} s ({compute:.1f} s summed over shards)")
     if not counts or skips:
@@ -206,7 +250,7 @@ def stats_paths(n: int, m: int) -> list:
     return [("rows", "flips"), ("transposed", "none" if n * m <= EVERY_GRID_CELLS else "flips")]
 
 
-def _stats_size(n: int, m: int, args, jobs: int, command: str):
+def _stats_size(n: int, m: int, args, workers: Workers, command: str):
     """Run the missing stats paths of n×m: ((solvable, unique, stuck, max rounds) if every path agrees, else None; skips; status)."""
     from .runner import Interrupted, Stopped, run
     from .shards import StatsLayout
@@ -218,6 +262,7 @@ def _stats_size(n: int, m: int, args, jobs: int, command: str):
         return None, [f"{n}x{m} stats: {err}"], 0
     recorded = {r.layout: r for r in results.read_stats_runs(args.results)}
     directory = args.checkpoint_dir or default_dir()
+    jobs = workers.jobs
     agreed = None
     for path, symmetry in stats_paths(n, m)[: args.paths]:
         lay = StatsLayout(n, m, default_depth(n, m, path) if n * m else 0, path, symmetry)
@@ -225,10 +270,10 @@ def _stats_size(n: int, m: int, args, jobs: int, command: str):
             r = recorded[lay.key]
             agreed = (r.solvable, r.unique, r.stuck_start, max(r.histogram(), default=0))
             continue
-        _say(f"stats of {n}x{m} ({lay.key}) on {jobs} processes")
+        _say(f"stats of {n}x{m} ({lay.key}) on {jobs} {workers.what}")
         start = time.perf_counter()
         try:
-            out = run(lay, directory, jobs)
+            out = run(lay, directory, jobs, execute=workers.execute(lay))
         except Stopped as stop:
             skip = f"{lay.key} stopped ({stop}); {stop.saved} of {stop.shards} shards saved, rerun to resume"
             return None, [skip], 128 + stop.signum if isinstance(stop, Interrupted) else 1
@@ -237,7 +282,7 @@ def _stats_size(n: int, m: int, args, jobs: int, command: str):
         wall = time.perf_counter() - start
         s = from_vector(n, m, out.total)
         compute = sum(r.seconds for r in read_log(out.path).records.values())
-        results.add_stats_run(args.results, results.make_stats_run(lay, s, wall, compute, jobs, command))
+        results.add_stats_run(args.results, results.make_stats_run(lay, s, wall, compute, jobs, command, workers.cpu))
         agreed = (s.solvable, s.unique, s.stuck_start, s.max_rounds)
         _say(f"{lay.key}: solvable {s.solvable}, unique {s.unique} in {wall:.1f} s ({compute:.1f} s summed over shards)")
     return agreed, [], 0

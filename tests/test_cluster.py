@@ -229,3 +229,33 @@ def test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it(tmp_path)
     assert res.returncode == 0 and res.stdout == f"{FIVE}\n", res.stderr
     assert f"{saved} of {lay.shards} shards from the checkpoint" in res.stderr
     assert sorted(record_shards(path)) == list(range(lay.shards))
+
+
+def test_table_records_runs_made_on_the_cluster(client, tmp_path, capsys):
+    from localcount import table
+    from localcount.results import cpu_model, read_runs, read_stats_runs
+    from localcount.stats import stats
+
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n\n<!-- known-values:begin -->\n<!-- known-values:end -->\n")
+    where = ["--scheduler", client.scheduler.address, "--results", str(tmp_path / "res"), "--readme", str(readme)]
+    assert table.main(["--sizes", "4x5", "--checkpoint-dir", str(tmp_path / "ck"), *where]) == 0
+    counted = capsys.readouterr()
+    assert counted.out == f"4 5 {count(4, 5)}\n"  # both paths (4x5 flips, 5x4 every grid) agree with the threads path
+    assert "on 2 Dask worker threads" in counted.err
+    assert table.main(["--stats", "--sizes", "3x4", "--checkpoint-dir", str(tmp_path / "ck2"), *where]) == 0
+    s = stats(3, 4)
+    assert capsys.readouterr().out == f"3 4 {s.solvable} {s.unique} {s.stuck_start} {s.max_rounds}\n"
+    runs = read_runs(tmp_path / "res") + read_stats_runs(tmp_path / "res")
+    assert len(runs) == 4
+    for r in runs:  # provenance names the cluster's machines and threads, not the client's
+        assert (r.processes, r.cpu) == (2, f"Dask: 2 threads on {cpu_model()}")
+
+
+def test_table_with_an_unreachable_scheduler_says_so(tmp_path, capsys):
+    from localcount import table
+
+    args = ["--sizes", "2x2", "--results", str(tmp_path / "res"), "--readme", str(tmp_path / "README.md")]
+    assert table.main([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+    assert not (tmp_path / "res" / "runs.csv").exists()

@@ -138,7 +138,10 @@ def test_render_is_deterministic_and_idempotent(tmp_path):
 
 
 def test_bad_table_arguments_exit_2(tmp_path):
-    for args in (["--sizes", "3y4"], [], ["--sizes", "9x9"], ["--max-cells", "4", "--jobs", "0"]):
+    for args in (
+        ["--sizes", "3y4"], [], ["--sizes", "9x9"], ["--max-cells", "4", "--jobs", "0"],
+        ["--sizes", "2x2", "--dask-local", "0"],
+    ):  # fmt: skip
         proc = run_table(args, tmp_path)
         assert proc.returncode == 2 and proc.stderr.startswith("localcount: error:"), (args, proc.stderr)
 
