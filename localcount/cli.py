@@ -88,6 +88,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-symmetry", action="store_true", help="same as --symmetry none")
     p.add_argument(
+        "--method",
+        choices=["auto", "grid", "thin"],
+        default="auto",
+        help="grid: the general kernel; thin: the counter for 2 x m grids (localcount/thin.py), much faster "
+        "there; auto (default): thin for 2 x m and m x 2 with m > 13, else grid",
+    )
+    p.add_argument(
+        "--thin-rows",
+        choices=["table", "word"],
+        default="table",
+        help="how the thin counter updates the first row: its subset-OR table (default) or the word line "
+        "solver, like the second row (an independent code path for cross-checks)",
+    )
+    p.add_argument(
         "--checkpoint-dir",
         help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})",
     )
@@ -128,7 +142,10 @@ def _say(msg: str) -> None:
 
 
 #: Options that take a value: a negative number after one of them is that value.
-_VALUED = {"-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry", "--scheduler", "--dask-local"}
+_VALUED = {
+    "-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry", "--scheduler", "--dask-local",
+    "--method", "--thin-rows",
+}  # fmt: skip
 
 
 def _split_argv(argv):
@@ -195,10 +212,20 @@ def _parse_group(text):
 
 
 def _layout(n, m, args):
+    """The shard layout of the run: a grid Layout or, for the thin method, a thin.ThinLayout."""
+    from . import thin
     from .shards import layout
 
+    symmetry = "none" if args.no_symmetry else args.symmetry
     try:
-        return layout(n, m, args.shard_bits, symmetry="none" if args.no_symmetry else args.symmetry)
+        if args.method == "thin" or (args.method == "auto" and thin.preferred(n, m)):
+            if min(n, m) != 2:
+                raise ValueError(f"the thin method counts grids with 2 rows or 2 columns, not {n}x{m}")
+            if symmetry == "square":
+                raise ValueError("the thin method's symmetry is flips or none, not square")
+            group = "none" if symmetry == "none" else "flips"
+            return thin.thin_layout(max(n, m), args.shard_bits, args.thin_rows, group)
+        return layout(n, m, args.shard_bits, symmetry=symmetry)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
@@ -217,13 +244,29 @@ def _run(n: int, m: int, lay, group, args, dask=None) -> int:
     explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None or dask
     est = None
     if n * m > 20:
-        from .count import estimate_seconds
+        from .shards import estimate_one_core
 
         # One thread, no numba thread pool: the parent may still fork workers.
-        est = estimate_seconds(n, m, lay.symmetry, parallel=False) / jobs
+        est = estimate_one_core(lay) / jobs
     if explicit or (est is not None and est >= CHECKPOINT_SECONDS):
         return _run_sharded(lay, group or (0, 1), jobs, est, args, dask)
+    from .thin import ThinLayout
+
+    if isinstance(lay, ThinLayout):
+        return _run_thin_in_process(lay, args.quiet)
     return _run_in_process(n, m, lay.symmetry, jobs, est, args.quiet)
+
+
+def _run_thin_in_process(lay, quiet: bool) -> int:
+    """A short thin count in this process (one thread): the count on stdout, a summary on stderr."""
+    from .thin import count_thin
+
+    start = time.perf_counter()
+    total = count_thin(lay.m, lay.rows, lay.symmetry)
+    print(total, flush=True)
+    if not quiet:
+        _say(f"2x{lay.m}: {total} of 2^{2 * lay.m} grids locally solvable (thin method); {time.perf_counter() - start:.2f} s on 1 thread")
+    return 0
 
 
 def _bar(total: int, desc: str, quiet: bool):

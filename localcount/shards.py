@@ -63,9 +63,14 @@ _KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)$")
 
 
 def parse_key(key: str):
-    """The Layout (or StatsLayout) named by its ``key``; ValueError if it is not one."""
+    """The Layout (or StatsLayout, or thin.ThinLayout) named by its ``key``; ValueError if it is not one."""
     match = _KEY.match(key)
     if not match:
+        from .thin import parse_thin_key
+
+        thin = parse_thin_key(key)
+        if thin is not None:
+            return thin
         stats = _STATS_KEY.match(key)
         if stats:
             n, m, version, depth, path, suffix = stats.groups()
@@ -159,12 +164,16 @@ def add_values(values, lay):
 
 
 def compute_shard(lay, shard: int):
-    """The value of one shard (serial kernel, in this process): a count or a stats vector."""
+    """The value of one shard (serial kernel, in this process): a count (grid or thin layout) or a stats vector."""
     if isinstance(lay, StatsLayout):
         from .stats import stats_shards
 
         vec = stats_shards(lay.n, lay.m, [shard], lay.path, lay.symmetry, lay.depth, parallel=False)[0]
         return tuple(int(v) for v in vec)
+    if not isinstance(lay, Layout):
+        from .thin import count_thin_shard
+
+        return count_thin_shard(lay, shard)
     return count_shard(lay, shard)
 
 
@@ -234,3 +243,14 @@ def count_shard(lay: Layout, shard: int) -> int:
     if lay.n * lay.m == 0:
         return 1  # the one empty grid: one shard, solved
     return count_unit(plan(lay.n, lay.m, lay.bits), shard, lay.symmetry)
+
+
+def estimate_one_core(lay) -> float:
+    """Expected seconds of a whole grid or thin layout on one core (compile excluded)."""
+    from .thin import ThinLayout, estimate_thin_seconds
+
+    if isinstance(lay, ThinLayout):
+        return estimate_thin_seconds(lay)
+    from .count import estimate_seconds
+
+    return estimate_seconds(lay.n, lay.m, lay.symmetry, parallel=False)

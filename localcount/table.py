@@ -49,19 +49,29 @@ def sizes_up_to(max_cells: int, min_cells: int = 0) -> list:
 
 
 def paths(n: int, m: int) -> list:
-    """The (rows, columns, symmetry) of the two independent runs of n×m (n ≤ m).
+    """The shard layouts of the two independent runs of n×m (n ≤ m).
 
-    A single row longer than the line tables is the exception: the 1×m
-    orientation runs the plain kernel over m one-cell columns per grid
-    (~30x slower), while the m×1 kernel decides each grid in its hoisted
-    first row pass; so both runs are m×1, with the flips and with every grid.
+    Normally n×m with the default symmetry group, and the transposed m×n
+    with every grid (up to EVERY_GRID_CELLS cells) or the flips.  Two
+    exceptions, where the general kernel would run its slow line solver on
+    every grid: a single row longer than the line tables runs as m×1 twice
+    (its kernel decides each grid in its hoisted first row pass; ~30x
+    faster than 1×m), with the flips and with every grid; and two rows
+    longer than the tables run the thin counter (``thin``, ~9x faster at
+    2×18) twice, its first row updated by the subset-OR table and by the
+    word line solver, with different shard bits.
     """
+    from . import thin
+    from .shards import layout
     from .tables import TABLE_MAX_LEN
 
     if n == 1 and m > TABLE_MAX_LEN:
-        return [(m, 1, "flips"), (m, 1, "none")]
+        return [layout(m, 1, symmetry="flips"), layout(m, 1, symmetry="none")]
+    if thin.preferred(n, m):
+        first = thin.thin_layout(m, rows="table")
+        return [first, thin.thin_layout(m, first.bits - 1, rows="word")]
     second = "none" if n * m <= EVERY_GRID_CELLS else "flips"
-    return [(n, m, "auto"), (m, n, second)]
+    return [layout(n, m, symmetry="auto"), layout(m, n, symmetry=second)]
 
 
 def parse_sizes(text: str) -> list:
@@ -201,9 +211,8 @@ def _workers(dask, jobs: int):
 
 def _count_size(n: int, m: int, args, workers: Workers, command: str):
     """Run the missing paths of n×m: (count if every path agrees, else None; [what was not counted]; exit status)."""
-    from .count import estimate_seconds
     from .runner import Interrupted, Stopped, run
-    from .shards import layout
+    from .shards import estimate_one_core
 
     runs = results.read_runs(args.results)
     done = [r for r in runs if r.size == (n, m)]
@@ -214,18 +223,17 @@ def _count_size(n: int, m: int, args, workers: Workers, command: str):
     skips = []
     directory = args.checkpoint_dir or default_dir()
     jobs = workers.jobs
-    for rows, cols, symmetry in paths(n, m)[: args.paths]:
-        lay = layout(rows, cols, symmetry=symmetry)
+    for lay in paths(n, m)[: args.paths]:
         if lay.key in recorded:
             counts.add(recorded[lay.key].count)
             continue
         one_core = None  # estimated seconds on one core
-        if (args.max_estimate is not None or workers.client) and rows * cols > 20:
-            one_core = estimate_seconds(rows, cols, lay.symmetry, parallel=False)
+        if (args.max_estimate is not None or workers.client) and n * m > 20:
+            one_core = estimate_one_core(lay)
         if args.max_estimate is not None and one_core is not None and one_core / jobs > args.max_estimate:
             skips.append(f"{lay.key} (estimated {format_seconds(one_core / jobs)})")
             continue
-        _say(f"counting {rows}x{cols} ({lay.key}) on {jobs} {workers.what}")
+        _say(f"counting {lay.n}x{lay.m} ({lay.key}) on {jobs} {workers.what}")
         start = time.perf_counter()
         try:
             out = run(lay, directory, jobs, execute=workers.execute(lay, one_core))

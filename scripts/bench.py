@@ -8,6 +8,7 @@
     python scripts/bench.py --long --mode shards        # and 6x6 (minutes)
     python scripts/bench.py --measure stats             # the stats enumeration (uniqueness, rounds)
     python scripts/bench.py --sizes 5x6 --mode dask --threads 2   # shards as tasks on a Dask LocalCluster
+    python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
 
 Modes: ``threads`` counts in-process over numba threads (``count.count``);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -20,6 +21,9 @@ timing: against ``shards`` it gives Dask's overhead, and ``--threads 1``
 against ``--threads 2`` its speed-up.
 ``--measure stats`` times ``stats`` instead of the count (its ``count``
 column is then the locally solvable count; symmetry flips or none).
+``--measure thin`` times the thin counter on 2×m sizes (``thin-word``: its
+first row by the word line solver; symmetry flips or none); in ``threads``
+mode it runs in-process on one thread.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -55,7 +59,8 @@ def main() -> int:
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
     ap.add_argument("--mode", choices=["threads", "shards", "dask"], default="threads",
                     help="in-process threads, sharded processes or shards as Dask tasks")
-    ap.add_argument("--measure", choices=["count", "stats"], default="count", help="time the count or the stats enumeration")
+    ap.add_argument("--measure", choices=["count", "stats", "thin", "thin-word"], default="count",
+                    help="time the count, the stats enumeration or the thin counter (2 x m sizes)")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
@@ -71,6 +76,18 @@ def main() -> int:
     if args.mode == "threads":
         numba.set_num_threads(threads)
     symmetry = args.symmetry
+    thin_rows = {"thin": "table", "thin-word": "word"}.get(args.measure)
+    if thin_rows:
+        from localcount import thin
+
+        symmetry = "none" if symmetry == "none" else "flips"
+        if any(min(n, m) != 2 for n, m in sizes):
+            ap.error("--measure thin takes 2 x m sizes")
+        if args.mode == "threads":
+            threads = 1  # the thin counter runs in-process on one thread
+
+        def thin_layout(n, m, bits=None):
+            return thin.thin_layout(max(n, m), bits, thin_rows, symmetry)
     if args.measure == "stats":
         symmetry = "none" if symmetry == "none" else "flips"
         from localcount import stats as S
@@ -97,6 +114,8 @@ def main() -> int:
     start = time.perf_counter()
     if args.measure == "stats":
         S.stats_shards(2, 3, [0], symmetry=symmetry, depth=0, parallel=args.mode == "threads")
+    elif thin_rows:
+        thin.count_thin(3, thin_rows, symmetry)
     elif args.mode == "threads":
         count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
         solve_grids([0], 2, 3)
@@ -108,10 +127,18 @@ def main() -> int:
         """Build the tables and compile (or load) this size's kernel; on every Dask worker too."""
         if args.measure == "stats":
             S.stats_shards(n, m, [0], symmetry=symmetry, depth=n, parallel=args.mode == "threads")
+        elif thin_rows:
+            thin.count_thin_shard(thin_layout(n, m, max(n, m)), 0)  # clue groups, kernel
         else:
             count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
 
     def timed_count(n, m):
+        if thin_rows and args.mode == "threads":
+            return thin.count_thin(max(n, m), thin_rows, symmetry)
+        if thin_rows:
+            execute = cluster.executor(client) if args.mode == "dask" else None
+            with tempfile.TemporaryDirectory() as ckdir:
+                return run_sharded(thin_layout(n, m), ckdir, threads, execute=execute).total
         if args.mode == "dask":
             lay = stats_layout(n, m) if args.measure == "stats" else layout(n, m, symmetry=symmetry)
             with tempfile.TemporaryDirectory() as ckdir:

@@ -36,6 +36,18 @@ def test_bench_runs_the_stats_measure(mode):
     assert lines[1][:2] == ["3x3", "384"] and lines[2][:2] == ["2x5", "810"] and "measure=stats" in res.stdout
 
 
+@pytest.mark.parametrize("mode,measure", [("threads", "thin"), ("shards", "thin-word")])
+def test_bench_runs_the_thin_counter(mode, measure):
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "2x5,5x2", "--warm-cache", "--mode", mode,
+         "--measure", measure],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    lines = [line.split() for line in res.stdout.splitlines() if not line.startswith("#")]
+    assert lines[1][:2] == ["2x5", "810"] and lines[2][:2] == ["5x2", "810"] and f"measure={measure}" in res.stdout
+
+
 def test_campaign_projects_and_writes_its_plan(tmp_path):
     res = subprocess.run(
         [sys.executable, os.path.join(ROOT, "scripts", "campaign.py"), "--size", "4x4", "--sample", "3", "--jobs", "2",

@@ -42,11 +42,13 @@ def test_parse_sizes():
 
 
 def test_the_two_paths_are_different_layouts():
-    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 17)]:
+    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 13)]:
         (a, b) = table.paths(n, m)
-        assert a != b and {a[:2], b[:2]} == {(n, m), (m, n)}
+        assert a.key != b.key and {(a.n, a.m), (b.n, b.m)} == {(n, m), (m, n)}
     (a, b) = table.paths(1, 33)  # one long row: both m×1, with different groups
-    assert a[:2] == b[:2] == (33, 1) and {a[2], b[2]} == {"flips", "none"}
+    assert (a.n, a.m) == (b.n, b.m) == (33, 1) and {a.symmetry, b.symmetry} == {"flips", "none"}
+    (a, b) = table.paths(2, 17)  # two long rows: the thin counter, its first row updated two ways
+    assert a.key != b.key and (a.m, b.m) == (17, 17) and {a.rows, b.rows} == {"table", "word"}
 
 
 def test_a_conflicting_run_is_refused_and_nothing_is_written(tmp_path):
