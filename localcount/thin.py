@@ -256,3 +256,21 @@ def estimate_thin_seconds(lay: ThinLayout, samples: int = 8) -> float:
     for a in rows:
         _count_rows(int(a), int(a) + 1, m, table, symmetric, order, start, end)
     return (time.perf_counter() - begin) * (1 << m) / len(rows)
+
+
+def shard_work(lay: ThinLayout) -> np.ndarray:
+    """Second rows each shard's loops go through, as an array over shards (for planning: ``scripts/campaign.py``).
+
+    Under the flips a first row a is skipped when its reverse is smaller and
+    otherwise meets the second rows b >= a; with every grid it meets all 2^m.
+    """
+    m = lay.m
+    a = np.arange(1 << m, dtype=np.int64)
+    if lay.symmetry == "flips":
+        reverse = np.zeros_like(a)
+        for i in range(m):
+            reverse |= ((a >> i) & 1) << (m - 1 - i)
+        work = np.where(reverse >= a, (1 << m) - a, 0)
+    else:
+        work = np.full(1 << m, 1 << m, np.int64)
+    return work.reshape(lay.shards, -1).sum(axis=1)

@@ -4,11 +4,15 @@
     python scripts/campaign.py                          # 7x7, 24 shards on all cores
     python scripts/campaign.py --size 6x6 --sample 24   # check the method where the real cost is known
     python scripts/campaign.py --write results          # also results/campaign-7x7.md and README's block
+    python scripts/campaign.py --size 2x20 --write results   # the thin counter (auto for 2 x m, m > 13):
+                                                        # results/campaign-2x20-thin-tab.md (--thin-rows word: -word)
 
 Under symmetry the kernel visits one border per orbit (``shards.shard_work``
 counts the indices each shard really visits, exactly, without running it), so
 most shards cost nothing and the cost of the others is proportional to their
-work.  The sample is drawn uniformly among the shards with work; each shard is
+work.  For the thin counter (``--method thin``, the default for 2 x m with
+m > 13) a shard's work is the number of second rows its loops go through
+(``thin.shard_work``).  The sample is drawn uniformly among the shards with work; each shard is
 timed on one core of a busy machine (all ``--jobs`` processes run at once, as
 on a cluster), giving seconds per visited index r_i.  The projection is
 
@@ -82,6 +86,9 @@ def main() -> int:
     ap.add_argument("--host", default="HOST", help="scheduler host name for the printed commands")
     ap.add_argument("--results", default=str(ROOT / "results"), help="recorded runs to check the projection against")
     ap.add_argument("--write", metavar="DIR", help="write DIR/campaign-NxM.md and README.md's campaign block")
+    ap.add_argument("--method", choices=["auto", "grid", "thin"], default="auto",
+                    help="the counter to plan for, as in the count command (auto: thin for 2 x m, m > 13)")
+    ap.add_argument("--thin-rows", choices=["table", "word"], default="table", help="the thin counter's first-row mode")
     args = ap.parse_args()
     n, _, m = args.size.partition("x")
     n, m = int(n), int(m or n)
@@ -91,11 +98,17 @@ def main() -> int:
     import numpy as np
 
     import localcount
-    from localcount import results
-    from localcount.shards import layout, shard_work
+    from localcount import results, thin
+    from localcount.shards import Layout, layout, shard_work
 
-    lay = layout(n, m)
-    work = shard_work(lay)
+    if args.method == "thin" or (args.method == "auto" and thin.preferred(n, m)):
+        if min(n, m) != 2:
+            ap.error(f"the thin counter takes 2 x m sizes, not {n}x{m}")
+        lay = thin.thin_layout(max(n, m), rows=args.thin_rows)
+        work = thin.shard_work(lay)
+    else:
+        lay = layout(n, m)
+        work = shard_work(lay)
     busy = np.flatnonzero(work)
     rng = np.random.default_rng(args.seed)
     sample = [int(s) for s in rng.choice(busy, size=min(args.sample, len(busy)), replace=False)]
@@ -140,15 +153,17 @@ def main() -> int:
     text = "\n".join(lines) + "\n"
     print(text)
     host = args.host
+    rows_option = " --method thin --thin-rows word" if getattr(lay, "rows", "table") == "word" else ""
     print(
         "# To run it on a Dask cluster (the same localcount version everywhere: pip install 'localcount[dask]'):\n"
         f"dask scheduler --port 8786                                   # on {host}\n"
         f"dask worker tcp://{host}:8786 --nworkers auto --nthreads 1   # on each machine: a process per core\n"
-        f"python -m localcount {n} {m} --scheduler tcp://{host}:8786   # on {host}: records the checkpoint here;\n"
+        f"python -m localcount {n} {m}{rows_option} --scheduler tcp://{host}:8786   # on {host}: records the checkpoint here;\n"
         "#   the same command resumes after any stop, and `python -m localcount status` shows progress"
     )
     if args.write:
-        _write(pathlib.Path(args.write), n, m, text)
+        name = f"{n}x{m}" if isinstance(lay, Layout) else f"{lay.n}x{lay.m}-thin-{thin.ROW_MODES[lay.rows]}"
+        _write(pathlib.Path(args.write), name, text)
     return 0
 
 
@@ -162,14 +177,14 @@ def _recorded_runs(directory) -> list:
         return []
 
 
-def _write(directory: pathlib.Path, n: int, m: int, text: str) -> None:
-    """results/campaign-NxM.md, and the campaign block of the project README (for 7x7)."""
+def _write(directory: pathlib.Path, name: str, text: str) -> None:
+    """results/campaign-NAME.md, and the campaign block of the project README (for 7x7)."""
     from localcount.checkpoint import write_atomic
 
     directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / f"campaign-{n}x{m}.md", f"# Campaign plan: {n}x{m}\n\n{text}")
+    write_atomic(directory / f"campaign-{name}.md", f"# Campaign plan: {name}\n\n{text}")
     readme = directory.parent / "README.md"
-    if (n, m) != (7, 7) or not readme.exists():
+    if name != "7x7" or not readme.exists():
         return
     old = readme.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)

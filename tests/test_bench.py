@@ -61,6 +61,26 @@ def test_campaign_projects_and_writes_its_plan(tmp_path):
     assert plan.startswith("# Campaign plan: 4x4") and "python scripts/campaign.py --size 4x4" in plan
 
 
+def test_campaign_plans_a_thin_run(tmp_path):
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "campaign.py"), "--size", "2x14", "--sample", "3", "--jobs", "2",
+         "--thin-rows", "word", "--write", str(tmp_path / "results")],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    plan = (tmp_path / "results" / "campaign-2x14-thin-word.md").read_text()
+    assert "2x14-thin1-word-s10-sym" in plan and "--thin-rows word" in res.stdout
+
+
+def test_thin_shard_work_counts_the_loops():
+    from localcount import thin
+
+    lay = thin.thin_layout(6, 2)
+    rows = [a for a in range(64) if int(f"{a:06b}"[::-1], 2) >= a]
+    assert thin.shard_work(lay).tolist() == [sum(64 - a for a in rows if a >> 4 == s) for s in range(4)]
+    assert thin.shard_work(thin.thin_layout(6, 2, symmetry="none")).tolist() == [16 * 64] * 4
+
+
 def test_campaign_interval_comes_from_the_sample_spread():
     import importlib.util
 

@@ -40,6 +40,14 @@ def test_two_workers_count_5x5_and_4x6_exactly(client, tmp_path):
         assert out.total == count(4, 6, symmetry="none")
 
 
+def test_thin_shards_run_as_tasks_too(client, tmp_path):
+    from localcount import thin
+
+    lay = thin.thin_layout(9, 5, rows="word")
+    out = run(lay, tmp_path, 2, execute=cluster.executor(client))
+    assert out.total == count(2, 9) and read_log(out.path).layout == lay
+
+
 def test_stats_shards_run_as_tasks_too(client, tmp_path):
     from localcount.stats import from_vector, stats
 
