@@ -52,7 +52,7 @@ THIN_VERSION = 1
 ROW_MODES = {"table": "tab", "word": "word"}
 #: Symmetry groups of the thin kernel (names as in ``count.GROUPS``) and their key suffixes.
 THIN_GROUPS = {"flips": "sym", "none": "all"}
-#: Longest row: the zeta table holds 2^m int64 masks (256 MiB at m = 25).
+#: Longest row: the zeta table holds 2^m int32 masks (128 MiB at m = 25).
 MAX_THIN_M = 25
 #: A default shard holds 2^(m - bits) first rows: about 16 (a shard of 2x19 is about a second).
 ROWS_PER_SHARD_BITS = 4
@@ -144,18 +144,47 @@ def clue_groups(m: int) -> tuple:
 
 
 @njit(cache=True)
+def _or_into(dst, src, n):
+    """dst[i] |= src[i] for i < n (two views: a loop the compiler vectorises)."""
+    for i in range(n):
+        dst[i] |= src[i]
+
+
+@njit(cache=True)
 def _zeta_table(a, m, order, lo, hi, T):
-    """T[U] = OR of the differences a ^ p inside U, p over order[lo:hi] (the lines with a's clue)."""
+    """T[U] = OR of the differences a ^ p inside U, p over order[lo:hi] (the lines with a's clue).
+
+    Level j of the transform ORs T[U without bit j] into T[U] for every U with
+    bit j.  Levels 0-2 run on 8 entries at a time in registers; each higher
+    level ORs one half of every 2^(j+1) block into the other, as two views so
+    that the loop vectorises (about 4x faster than one loop over the array).
+    """
     size = 1 << m
     T[:] = 0
     for k in range(lo, hi):
         d = order[k] ^ a
         T[d] = d
     step = 1
+    if m >= 3:
+        for base in range(0, size, 8):
+            t0 = T[base]
+            t1 = T[base + 1] | t0
+            t2 = T[base + 2] | t0
+            t3 = T[base + 3] | t2 | t1
+            t4 = T[base + 4] | t0
+            t5 = T[base + 5] | t4 | t1
+            t6 = T[base + 6] | t4 | t2
+            T[base + 1] = t1
+            T[base + 2] = t2
+            T[base + 3] = t3
+            T[base + 4] = t4
+            T[base + 5] = t5
+            T[base + 6] = t6
+            T[base + 7] = T[base + 7] | t6 | t5 | t3
+        step = 8
     while step < size:
         for base in range(0, size, 2 * step):
-            for u in range(base + step, base + 2 * step):
-                T[u] |= T[u - step]
+            _or_into(T[base + step : base + 2 * step], T[base : base + step], step)
         step *= 2
 
 
@@ -183,7 +212,7 @@ def _orbit_weight(a, b, ra, rb, m):
 @njit(cache=True)
 def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
     """Solvable 2×m grids with first row in [a_lo, a_hi), weighted by orbit if ``symmetric``."""
-    T = np.zeros(1 << m if table else 1, np.int64)
+    T = np.zeros(1 << m if table else 1, np.int32)  # masks of m <= 25 bits
     clue_a = np.zeros(m + 1, np.int64)
     clue_b = np.zeros(m + 1, np.int64)
     Q = np.zeros(m + 2, np.uint64)
@@ -203,14 +232,14 @@ def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
                 if w == 0:
                     continue
             U = a ^ b
-            U = T[U] if table else _still_unknown(a, U, clue_a, ta, m, Q)
+            U = np.int64(T[U]) if table else _still_unknown(a, U, clue_a, ta, m, Q)
             if U:
                 tb = _line_clue_into(np.uint64(b), m, clue_b)
                 while True:
                     after_b = _still_unknown(b, U, clue_b, tb, m, Q)
                     if after_b == U:
                         break  # row b changed nothing after row a: stuck
-                    U = T[after_b] if table else _still_unknown(a, after_b, clue_a, ta, m, Q)
+                    U = np.int64(T[after_b]) if table else _still_unknown(a, after_b, clue_a, ta, m, Q)
                     if U == after_b or U == 0:
                         break
             if U == 0:

@@ -48,7 +48,7 @@ def test_row_updates_equal_the_reference_line_step():
     """The zeta table and the word solver give the cells a row leaves unknown, as naive.line_step does."""
     m = 7
     order, start, end = thin.clue_groups(m)
-    T = np.zeros(1 << m, np.int64)
+    T = np.zeros(1 << m, np.int32)  # as the kernel keeps it
     clue = np.zeros(m + 1, np.int64)
     Q = np.zeros(m + 2, np.uint64)
     rng = random.Random(5)
