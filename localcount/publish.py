@@ -36,7 +36,10 @@ BENCH_NOTE = """\
   per-size generated kernels (`-specialised-`), then the square group,
   inlining and 4-lane lockstep (`-lanes-`), then the shared first row pass
   and half passes that write only the crossing layout, with POPCNT change
-  detection (`-popcount-`)."""
+  detection (`-popcount-`). On 2×14 and 2×15, one core each beside a count on
+  both cores: the general kernel (`2026-11-23-grid-2xm-threads`) against the
+  thin counter (`-thin-threads`, `--measure thin`) and its word path
+  (`-thin-word-threads`)."""
 
 
 def _say(msg: str) -> None:
