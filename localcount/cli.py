@@ -218,9 +218,7 @@ def _layout(n, m, args):
 
     symmetry = "none" if args.no_symmetry else args.symmetry
     try:
-        if args.method == "thin" or (args.method == "auto" and thin.preferred(n, m)):
-            if min(n, m) != 2:
-                raise ValueError(f"the thin method counts grids with 2 rows or 2 columns, not {n}x{m}")
+        if thin.chosen(n, m, args.method):
             if symmetry == "square":
                 raise ValueError("the thin method's symmetry is flips or none, not square")
             group = "none" if symmetry == "none" else "flips"

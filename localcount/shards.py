@@ -170,9 +170,9 @@ def compute_shard(lay, shard: int):
 
         vec = stats_shards(lay.n, lay.m, [shard], lay.path, lay.symmetry, lay.depth, parallel=False)[0]
         return tuple(int(v) for v in vec)
-    if not isinstance(lay, Layout):
-        from .thin import count_thin_shard
+    from .thin import ThinLayout, count_thin_shard
 
+    if isinstance(lay, ThinLayout):
         return count_thin_shard(lay, shard)
     return count_shard(lay, shard)
 

@@ -272,6 +272,15 @@ def preferred(n: int, m: int) -> bool:
     return min(n, m) == 2 and TABLE_MAX_LEN < max(n, m) <= MAX_THIN_M
 
 
+def chosen(n: int, m: int, method: str = "auto") -> bool:
+    """Whether ``method`` (auto, grid or thin) counts n×m with the thin counter; ValueError if it cannot."""
+    if method == "thin" or (method == "auto" and preferred(n, m)):
+        if min(n, m) != 2:
+            raise ValueError(f"the thin method counts grids with 2 rows or 2 columns, not {n}x{m}")
+        return True
+    return False
+
+
 def estimate_thin_seconds(lay: ThinLayout, samples: int = 8) -> float:
     """Expected seconds of the whole layout on one core, from timing a random sample of first rows."""
     import time

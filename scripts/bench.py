@@ -81,8 +81,11 @@ def main() -> int:
         from localcount import thin
 
         symmetry = "none" if symmetry == "none" else "flips"
-        if any(min(n, m) != 2 for n, m in sizes):
-            ap.error("--measure thin takes 2 x m sizes")
+        try:
+            for n, m in sizes:
+                thin.chosen(n, m, "thin")
+        except ValueError as err:
+            ap.error(str(err))
         if args.mode == "threads":
             threads = 1  # the thin counter runs in-process on one thread
 

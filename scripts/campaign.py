@@ -101,9 +101,11 @@ def main() -> int:
     from localcount import results, thin
     from localcount.shards import Layout, layout, shard_work
 
-    if args.method == "thin" or (args.method == "auto" and thin.preferred(n, m)):
-        if min(n, m) != 2:
-            ap.error(f"the thin counter takes 2 x m sizes, not {n}x{m}")
+    try:
+        use_thin = thin.chosen(n, m, args.method)
+    except ValueError as err:
+        ap.error(str(err))
+    if use_thin:
         lay = thin.thin_layout(max(n, m), rows=args.thin_rows)
         work = thin.shard_work(lay)
     else:
