@@ -136,6 +136,14 @@ def test_cli_thin_method(tmp_path):
     assert "2x9-thin1-tab-s3-sym" in status.stdout and "complete" in status.stdout
     merged = _cli("merge", str(tmp_path))
     assert merged.returncode == 0 and expected in merged.stdout
+    parts = []
+    for k in range(2):  # shard groups in two directories, added up by merge
+        out = _cli("9", "2", "--shard", f"{k}/2", "--checkpoint-dir", str(tmp_path / f"g{k}"), "--method", "thin")
+        assert out.returncode == 0, out.stderr
+        parts.append(int(out.stdout))
+    assert sum(parts) == int(expected) and 0 not in parts
+    merged = _cli("merge", str(tmp_path / "g0"), str(tmp_path / "g1"))
+    assert merged.returncode == 0 and expected in merged.stdout
 
 
 @pytest.mark.parametrize(
