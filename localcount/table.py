@@ -58,7 +58,7 @@ def paths(n: int, m: int) -> list:
     (its kernel decides each grid in its hoisted first row pass; ~30x
     faster than 1×m), with the flips and with every grid; and two rows
     longer than the tables run the thin counter (``thin``, ~9x faster at
-    2×18) twice, its first row updated by the subset-OR table and by the
+    2×15 on one core) twice, its first row updated by the subset-OR table and by the
     word line solver, with different shard bits.
     """
     from . import thin
