@@ -56,6 +56,11 @@ class Layout:
         """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym'."""
         return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
 
+    @property
+    def code_path(self) -> str:
+        """What makes two runs independent (orientation and group, not shard bits): e.g. '5x6-sym'."""
+        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}"
+
 
 #: Key suffix of each symmetry group (shard counts differ between groups).
 _SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}

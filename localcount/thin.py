@@ -86,6 +86,11 @@ class ThinLayout:
         """Name of the layout, used for checkpoint files: e.g. '2x19-thin1-tab-s15-sym'."""
         return f"2x{self.m}-thin{self.version}-{ROW_MODES[self.rows]}-s{self.bits}-{THIN_GROUPS[self.symmetry]}"
 
+    @property
+    def code_path(self) -> str:
+        """What makes two runs independent (row update and group, not shard bits): e.g. '2x19-thin-tab-sym'."""
+        return f"2x{self.m}-thin-{ROW_MODES[self.rows]}-{THIN_GROUPS[self.symmetry]}"
+
 
 def parse_thin_key(key: str):
     """The ThinLayout named by ``key``, or None if it is not a thin key."""

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from localcount import publish, results
+from localcount import publish, results, shards
 from localcount.count import count
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -24,8 +24,8 @@ def test_every_size_has_two_agreeing_runs_with_provenance(rows):
     assert rows == results.table_rows(runs)  # local.csv is what the runs say (and they agree)
     assert rows, "results/local.csv is empty"
     for r in rows:
-        # independent: the runs differ in orientation or symmetry group, not just in shard bits
-        kinds = {(key.split("-")[0], key.split("-")[-1]) for key in r.layouts.split(";")}
+        # independent: the runs differ in orientation, symmetry group or row update, not just in shard bits
+        kinds = {shards.parse_key(key).code_path for key in r.layouts.split(";")}
         assert len(kinds) >= 2, f"{r.n}x{r.m}: {r.layouts} are not independent code paths"
         assert r.grids == 2 ** (r.n * r.m) and 0 <= r.count <= r.grids
     for run in runs:

@@ -49,6 +49,10 @@ def test_the_two_paths_are_different_layouts():
     assert (a.n, a.m) == (b.n, b.m) == (33, 1) and {a.symmetry, b.symmetry} == {"flips", "none"}
     (a, b) = table.paths(2, 17)  # two long rows: the thin counter, its first row updated two ways
     assert a.key != b.key and (a.m, b.m) == (17, 17) and {a.rows, b.rows} == {"table", "word"}
+    for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 13), (1, 33), (2, 17), (2, 20)]:
+        (a, b) = table.paths(n, m)
+        assert a.code_path != b.code_path  # independent code paths, not only other shard bits
+        assert dataclasses.replace(a, bits=a.bits - 1).code_path == a.code_path
 
 
 def test_a_conflicting_run_is_refused_and_nothing_is_written(tmp_path):
