@@ -199,7 +199,9 @@ provenance; this page and the b-files are generated from `runs.csv`.
 * `runs.csv` — one row per counting run: the size, the shard layout that was
   counted (orientation `rows x cols`, counting-logic version, shard bits,
   symmetry group: `d4` square, `sym` flips, `all` every grid), the count,
-  wall seconds of the run that finished it, seconds summed over all shards
+  wall seconds of the session that finished it (for a run resumed across
+  sessions, `python -m localcount status` gives the wall time of all its
+  sessions as *active*), seconds summed over all shards
   (all processes, across resumptions), processes, localcount version, git
   commit, date (UTC), CPU and the exact command (a run on a Dask cluster
   gives its worker threads as processes and `Dask: N threads on CPU` as CPU).

@@ -5,6 +5,7 @@ directories (e.g. from ``--shard K/N`` runs on several machines), like
 nauty's sumlines: the total is printed only when every shard is there, and
 two records that disagree about a shard are an error.  ``status [DIR...]``
 lists the runs a checkpoint directory holds: shards done, grids per second,
+active time (a run's wall time summed over every session that resumed it),
 ETA.
 """
 
@@ -74,8 +75,22 @@ def merge(paths) -> int:
     return status
 
 
+def active_seconds(records) -> float:
+    """Seconds during which some shard was being counted: the union of [when - seconds, when] over the records.
+
+    A run resumed over several sessions has no single wall time; this is the
+    wall time of its sessions added up, without the gaps between them.
+    """
+    total, reach = 0.0, float("-inf")
+    for start, end in sorted((r.when - r.seconds, r.when) for r in records):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
 def status(paths, jobs: int) -> int:
-    """Print one line per checkpoint: progress, rate and ETA."""
+    """Print one line per checkpoint: progress, rate, active time and ETA."""
     try:
         logs = [read_log(p) for p in find_logs(paths)]
     except CheckpointError as err:
@@ -84,7 +99,7 @@ def status(paths, jobs: int) -> int:
     if not logs:
         _say(f"no checkpoints in {' '.join(map(str, paths))}")
         return 0
-    print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'ETA':>10}  state")
+    print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
     for log in logs:
         lay = log.layout
         done = len(log.records)
@@ -102,7 +117,8 @@ def status(paths, jobs: int) -> int:
         last = max((r.when for r in log.records.values()), default=None)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
         print(
-            f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} {eta:>10}  "
+            f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} "
+            f"{format_seconds(active_seconds(log.records.values())):>8} {eta:>10}  "
             f"{state}, last record {when}, {log.path}"
         )
     return 0

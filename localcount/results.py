@@ -54,7 +54,7 @@ class Run:
     layout: str  # the shard layout key, e.g. '12x3-v1-s14-sym': orientation, logic version, shards, group
     count: int
     grids: int  # 2^(n·m)
-    wall_s: float  # wall time of the run that finished the count
+    wall_s: float  # wall time of the session that finished the count (report.active_seconds: all sessions)
     compute_s: float  # seconds summed over every shard (all processes, all resumptions)
     processes: int
     version: str  # localcount version

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from localcount.checkpoint import read_log
+from localcount import report
+from localcount.checkpoint import Record, read_log
 from localcount.runner import DELAY_ENV
 from localcount.shards import layout
 from records import record_shards, wait_for_records
@@ -158,6 +159,20 @@ def test_status_lists_runs(tmp_path):
     )
     assert res.returncode == 0
     assert LAY.key in res.stdout and "complete" in res.stdout
+    assert res.stdout.split()[:6] == ["run", "shards", "done", "grids", "done", "grids/s/proc"]
+    assert res.stdout.split()[6:8] == ["active", "ETA"]
+
+
+def test_active_time_adds_up_sessions_without_the_gaps_between_them():
+    def rec(start, end):
+        return Record(1, end - start, end)
+
+    assert report.active_seconds([]) == 0
+    two_processes = [rec(0, 10), rec(2, 6), rec(6, 14), rec(10, 12)]  # overlapping shards: 0..14
+    next_session = [rec(1000, 1005), rec(1003, 1009)]  # resumed after a stop: 1000..1009
+    assert report.active_seconds(two_processes) == 14
+    assert report.active_seconds(two_processes + next_session) == 14 + 9
+    assert report.active_seconds(reversed(two_processes + next_session)) == 23  # order of the records
 
 
 def test_a_worker_killed_alone_stops_the_run_cleanly(tmp_path):
