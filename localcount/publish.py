@@ -27,7 +27,7 @@ ROUNDS_PLOT = "rounds.png"
 #: The difficulty plot shows sizes with at least this many rows (thinner ones are nearly all 1-2 rounds).
 ROUNDS_PLOT_MIN_N = 3
 UNIQUE_BFILE = "b-unique-squares.txt"
-#: Text of results/README.md kept by hand-made runs of scripts/ (bench/), described once here.
+#: Text of results/README.md about what hand-made runs keep there (bench/, checkpoints/), described once here.
 BENCH_NOTE = """\
 * `bench/` — output of `scripts/bench.py` (`--out FILE`): throughput of the
   in-process path (`--mode threads`) and of the sharded, checkpointed path
@@ -39,7 +39,14 @@ BENCH_NOTE = """\
   detection (`-popcount-`). On 2×14 and 2×15, one core each beside a count on
   both cores: the general kernel (`2026-11-23-grid-2xm-threads`) against the
   thin counter (`-thin-threads`, `--measure thin`) and its word path
-  (`-thin-word-threads`)."""
+  (`-thin-word-threads`).
+* `checkpoints/` — the shard logs of counts that take several sessions
+  (`table ... --checkpoint-dir results/checkpoints`), committed as they grow
+  so that a count survives a change of machine and resumes from the last
+  commit; a finished count's log stays as the record of every shard's count
+  (`python -m localcount status results/checkpoints` shows progress;
+  `tests/test_results.py` checks each log against `runs.csv` and recounts
+  one of its shards by the other thin row update)."""
 
 
 def _say(msg: str) -> None:

@@ -81,3 +81,27 @@ def test_out_of_range_shard_is_damage(tmp_path):
     key = LAY.key
     write(tmp_path / f"{key}.log", header_line(key) + record_line(key, LAY.shards, 1, 0.1, 1.0))
     assert read_log(tmp_path / f"{key}.log").damaged == 1
+
+
+def test_stage_checkpoints_commits_whole_lines_only(tmp_path):
+    """scripts/stage_checkpoints.py stages a log being appended to up to its last newline."""
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "ck").mkdir()
+    lay = LAY
+    whole = header_line(lay.key) + record_line(lay.key, 0, 5, 0.1, 1.0) + record_line(lay.key, 1, 7, 0.1, 2.0)
+    log = tmp_path / "ck" / f"{lay.key}.log"
+    log.write_text(whole + record_line(lay.key, 2, 9, 0.1, 3.0)[:10])  # a record half written
+    script = root / "scripts" / "stage_checkpoints.py"
+    res = subprocess.run([sys.executable, str(script), "ck"], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "2 records staged" in res.stderr
+    staged = subprocess.run(["git", "show", f":ck/{lay.key}.log"], cwd=tmp_path, capture_output=True, check=True).stdout
+    assert staged.decode() == whole
+    assert log.read_text().startswith(whole) and log.read_text() != whole  # the file itself is left alone
+    (tmp_path / "copy.log").write_bytes(staged)
+    assert read_log(tmp_path / "copy.log").damaged == 0

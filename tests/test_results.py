@@ -94,3 +94,34 @@ def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quic
             ), f"{r.n}x{r.m}"
     for run in runs:
         assert run.commit and not run.commit.endswith("+dirty"), f"{run.layout} was run by uncommitted code"
+
+
+CHECKPOINTS = RESULTS / "checkpoints"
+
+
+def _committed_logs():
+    return sorted(CHECKPOINTS.glob("*.log")) if CHECKPOINTS.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _committed_logs(), ids=lambda p: p.stem)
+def test_committed_checkpoints_are_whole_and_agree_with_runs(path):
+    """A long run's committed log: undamaged, its own key, every shard once; when finished, the total in runs.csv."""
+    import dataclasses
+    import random
+
+    from localcount import thin
+    from localcount.checkpoint import read_log
+
+    log = read_log(path)
+    assert log.damaged == 0, f"{path.name} has a damaged or torn record: commit only whole lines"
+    assert log.layout.key == path.stem and log.records
+    finished = {run.layout: run for run in results.read_runs(RESULTS)}
+    if path.stem in finished:
+        assert sorted(log.records) == list(range(log.layout.shards)), f"{path.stem} is in runs.csv but has gaps"
+        assert sum(r.count for r in log.records.values()) == finished[path.stem].count
+    if isinstance(log.layout, thin.ThinLayout):
+        # one recorded shard, recounted by the other row update (the same first rows, the same group)
+        shard = random.Random(path.stem).choice(sorted(log.records))
+        other = "word" if log.layout.rows == "table" else "table"
+        lay = dataclasses.replace(log.layout, rows=other)
+        assert thin.count_thin_shard(lay, shard) == log.records[shard].count, f"{path.stem} shard {shard}"
