@@ -28,7 +28,7 @@ ROUNDS_PLOT = "rounds.png"
 ROUNDS_PLOT_MIN_N = 3
 UNIQUE_BFILE = "b-unique-squares.txt"
 #: Text of results/README.md about what hand-made runs keep there (bench/, checkpoints/), described once here.
-BENCH_NOTE = """\
+HAND_RUNS_NOTE = """\
 * `bench/` — output of `scripts/bench.py` (`--out FILE`): throughput of the
   in-process path (`--mode threads`) and of the sharded, checkpointed path
   (`--mode shards`) on 5×5, 4×6 and 5×6 (and 6×6 with `--long`); compare
@@ -225,7 +225,7 @@ provenance; this page and the b-files are generated from `runs.csv`.
 * `{SQUARES_BFILE}` — the square sequence as an OEIS b-file (offset 0);
   `{TABLE_BFILE}` — T(n, m), n, m ≥ 1, read by antidiagonals (T(1,1),
   T(1,2), T(2,1), T(1,3), ...), offset 1, up to the first size not counted.
-{BENCH_NOTE}
+{HAND_RUNS_NOTE}
 
 Machines: {"; ".join(machines) or "none yet"}.
 

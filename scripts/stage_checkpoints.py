@@ -31,7 +31,8 @@ def stage(path: pathlib.Path) -> int:
 
 
 def main(argv=None) -> int:
-    directory = pathlib.Path((argv if argv is not None else sys.argv[1:] or ["results/checkpoints"])[0])
+    args = sys.argv[1:] if argv is None else argv
+    directory = pathlib.Path(args[0] if args else "results/checkpoints")
     logs = sorted(directory.glob("*.log"))
     if not logs:
         print(f"stage_checkpoints: no *.log in {directory}", file=sys.stderr)
