@@ -92,15 +92,15 @@ def test_stage_checkpoints_commits_whole_lines_only(tmp_path):
     root = pathlib.Path(__file__).resolve().parent.parent
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "ck").mkdir()
-    lay = LAY
-    whole = header_line(lay.key) + record_line(lay.key, 0, 5, 0.1, 1.0) + record_line(lay.key, 1, 7, 0.1, 2.0)
-    log = tmp_path / "ck" / f"{lay.key}.log"
-    log.write_text(whole + record_line(lay.key, 2, 9, 0.1, 3.0)[:10])  # a record half written
+    key = LAY.key
+    whole = header_line(key) + record_line(key, 0, 5, 0.1, 1.0) + record_line(key, 1, 7, 0.1, 2.0)
+    log = tmp_path / "ck" / f"{key}.log"
+    log.write_text(whole + record_line(key, 2, 9, 0.1, 3.0)[:10])  # a record half written
     script = root / "scripts" / "stage_checkpoints.py"
     res = subprocess.run([sys.executable, str(script), "ck"], cwd=tmp_path, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert "2 records staged" in res.stderr
-    staged = subprocess.run(["git", "show", f":ck/{lay.key}.log"], cwd=tmp_path, capture_output=True, check=True).stdout
+    staged = subprocess.run(["git", "show", f":ck/{key}.log"], cwd=tmp_path, capture_output=True, check=True).stdout
     assert staged.decode() == whole
     assert log.read_text().startswith(whole) and log.read_text() != whole  # the file itself is left alone
     (tmp_path / "copy.log").write_bytes(staged)

@@ -100,7 +100,9 @@ CHECKPOINTS = RESULTS / "checkpoints"
 
 
 def _committed_logs():
-    return sorted(CHECKPOINTS.glob("*.log")) if CHECKPOINTS.is_dir() else []
+    from localcount.checkpoint import find_logs
+
+    return find_logs([CHECKPOINTS]) if CHECKPOINTS.is_dir() else []
 
 
 @pytest.mark.parametrize("path", _committed_logs(), ids=lambda p: p.stem)
