@@ -20,6 +20,17 @@ that does not match, stop the run with instructions: never a wrong total.
 
 A run holds a POSIX lock on ``<key>.lock`` while it writes; the lock dies
 with the process (even on SIGKILL) and is not inherited by worker processes.
+
+Beside the log, ``<key>.sessions`` says where the shards were counted: each
+session that computes shards first appends one checksummed line (start
+time, processes, localcount version, git commit, CPU), tab-separated:
+
+    9f8e7d6c	1795000000.000	2	0.1.0	4739ff0	AMD EPYC, 2 cores
+
+A record belongs to the last session that started before it was written, so
+a run resumed on other machines can name them all, with their shares of the
+work (``machines``).  The file is provenance only: a damaged line is
+skipped and never touches a count.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pathlib
+import re
 import tempfile
 import time
 import zlib
@@ -139,6 +151,88 @@ def read_log(path, expect: Layout | None = None) -> Log:
     return log
 
 
+@dataclass(frozen=True)
+class Session:
+    """One stretch of a run that counted shards: when it started, with what, where."""
+
+    start: float  # unix time
+    processes: int
+    version: str
+    commit: str
+    cpu: str
+
+
+def sessions_path(log_path) -> pathlib.Path:
+    """The sessions file beside a checkpoint log: ``<key>.sessions``."""
+    return pathlib.Path(log_path).with_suffix(".sessions")
+
+
+def session_line(key: str, s: Session) -> str:
+    """One checksummed, tab-separated session line (the checksum covers the key too)."""
+    body = "\t".join([f"{s.start:.3f}", str(s.processes), s.version, s.commit, " ".join(s.cpu.split())])
+    return f"{_crc(key + chr(9) + body)}\t{body}\n"
+
+
+def read_sessions(log_path, key: str) -> list:
+    """The sessions of a run in file order, skipping damaged lines; [] if there is no sessions file."""
+    try:
+        text = sessions_path(log_path).read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise CheckpointError(f"cannot read {sessions_path(log_path)}: {err.strerror}") from None
+    out = []
+    for line in text.split("\n")[:-1]:  # text after the last newline was cut short
+        parts = line.split("\t")
+        if len(parts) != 6 or _crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
+            continue
+        try:
+            out.append(Session(float(parts[1]), int(parts[2]), parts[3], parts[4], parts[5]))
+        except ValueError:
+            continue
+    return out
+
+
+def machines(log: Log, sessions: list) -> list:
+    """[(cpu or None, seconds)]: the shard seconds of ``log`` by the session's CPU, most first.
+
+    A record belongs to the last session started before it was written;
+    records older than every session (written before sessions were noted)
+    go to None.
+    """
+    starts = sorted((s.start, s.cpu) for s in sessions)
+    seconds = {}
+    for rec in log.records.values():
+        cpu = None
+        for start, name in starts:
+            if start > rec.when:
+                break
+            cpu = name
+        seconds[cpu] = seconds.get(cpu, 0.0) + rec.seconds
+    return sorted(seconds.items(), key=lambda item: (-item[1], item[0] or ""))
+
+
+def describe_machines(shares: list) -> str:
+    """'AMD EPYC, 2 cores' for one machine, else each with its share of the shard seconds, joined by ' + '."""
+    if len(shares) == 1 and shares[0][0] is not None:
+        return shares[0][0]
+    total = sum(sec for _, sec in shares) or 1.0
+    return " + ".join(f"{cpu or 'not recorded'} ({100 * sec / total:.0f} %)" for cpu, sec in shares)
+
+
+def machine_names(described: str) -> list:
+    """The machines named in a ``describe_machines`` text, without shares or 'not recorded'."""
+    names = [re.sub(r" \(\d+ %\)$", "", part) for part in described.split(" + ")]
+    return [name for name in names if name and name != "not recorded"]
+
+
+def work_and_machines(log_path) -> tuple:
+    """(shard seconds summed, ``describe_machines`` of who counted them) for a run's log."""
+    log = read_log(log_path)
+    shares = machines(log, read_sessions(log_path, log.layout.key))
+    return sum(sec for _, sec in shares), describe_machines(shares)
+
+
 class Checkpoint:
     """The locked, open checkpoint of one run: read what is done, append what finishes."""
 
@@ -159,8 +253,10 @@ class Checkpoint:
             raise CheckpointError(f"cannot create checkpoint directory {self.dir}: {err.strerror}") from None
         self._lock()
         try:
-            if fresh and self.path.exists():
-                self.path.unlink()
+            if fresh:
+                for old in (self.path, sessions_path(self.path)):
+                    if old.exists():
+                        old.unlink()
             records = {}
             if self.path.exists():
                 log = read_log(self.path, self.layout)
@@ -184,6 +280,15 @@ class Checkpoint:
         """Append one finished shard durably (write + fsync) before it counts as done."""
         os.write(self._fd, record_line(self.layout.key, shard, count, seconds, time.time()).encode())
         os.fsync(self._fd)
+
+    def note_session(self, session: Session) -> None:
+        """Append where this session counts to the sessions file (written and synced before any record)."""
+        fd = os.open(sessions_path(self.path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, session_line(self.layout.key, session).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def close(self) -> None:
         """Close the log and release the lock."""

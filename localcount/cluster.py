@@ -141,6 +141,7 @@ def executor(client, shard_seconds=None, batch: int | None = None):
     def execute(lay, todo, tally):
         _run_tasks(client, lay, todo, tally, shard_seconds, batch)
 
+    execute.where = lambda: (threads(client), machines(client))  # for the checkpoint's sessions file
     return execute
 
 

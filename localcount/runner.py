@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checkpoint import Checkpoint, Record
+from .checkpoint import Checkpoint, Record, Session
 from .shards import Layout, add_values, compute_shard, group_shards
 
 log = logging.getLogger("localcount")
@@ -110,6 +110,8 @@ def run(
     stays recorded.  ``execute(lay, todo, tally)`` computes the shards and
     calls ``tally(shard, value, seconds)`` for each as it finishes (default:
     ``jobs`` worker processes; ``cluster`` passes Dask tasks instead).
+    A run that counts anything first notes its session (machine, processes,
+    version) in the checkpoint's sessions file.
     """
     with Checkpoint(directory, lay) as ckpt:
         done = ckpt.open(fresh=fresh)
@@ -125,10 +127,12 @@ def run(
         if progress:
             progress(grids)
         if todo:
+            session = _session(jobs, execute)
             execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
             tally = _Tally(lay, ckpt, done, progress, grids)
             try:
                 try:
+                    ckpt.note_session(session)
                     execute(lay, todo, tally)
                 except OSError as err:  # e.g. the disk is full: the records so far are safe
                     raise Stopped(f"cannot write the checkpoint: {err.strerror or err}") from err
@@ -138,6 +142,16 @@ def run(
                 raise
         total = add_values((done[s].count for s in shards), lay)
         return Outcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
+
+
+def _session(jobs: int, execute=None) -> Session:
+    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says."""
+    from . import __version__
+    from .results import cpu_model, git_commit
+
+    where = getattr(execute, "where", None)  # cluster.executor: () -> (threads, "Dask: ...")
+    processes, cpu = where() if where else (jobs, cpu_model())
+    return Session(time.time(), processes, __version__, git_commit(), cpu)
 
 
 class _Tally:

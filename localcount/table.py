@@ -30,7 +30,7 @@ import sys
 import time
 
 from . import results
-from .checkpoint import CheckpointError, default_dir, read_log
+from .checkpoint import CheckpointError, default_dir, work_and_machines
 from .report import format_seconds
 
 #: Sizes up to this many cells use every grid (no symmetry) for the second path.
@@ -186,7 +186,6 @@ class Workers:
         self.client = client
         self.jobs = cluster.threads(client) if client else jobs  # recorded as the run's processes
         self.what = "Dask worker threads" if client else "processes"
-        self.cpu = cluster.machines(client) if client else None  # None: this machine
 
     def execute(self, lay, one_core=None):
         """``runner.run``'s execute: None for local processes, else Dask tasks (sized from one core's seconds)."""
@@ -244,8 +243,8 @@ def _count_size(n: int, m: int, args, workers: Workers, command: str):
             skips.append(f"{lay.key}: {err}")
             return None, skips, 1
         wall = time.perf_counter() - start
-        compute = sum(r.seconds for r in read_log(out.path).records.values())
-        results.add_run(args.results, results.make_run(lay, out.total, wall, compute, jobs, command, workers.cpu))
+        compute, cpu = work_and_machines(out.path)
+        results.add_run(args.results, results.make_run(lay, out.total, wall, compute, jobs, command, cpu))
         counts.add(out.total)
         _say(f"{lay.key}: {out.total} in {wall:.1f} s ({compute:.1f} s summed over shards)")
     if not counts or skips:
@@ -289,8 +288,8 @@ def _stats_size(n: int, m: int, args, workers: Workers, command: str):
             return None, [f"{lay.key}: {err}"], 1
         wall = time.perf_counter() - start
         s = from_vector(n, m, out.total)
-        compute = sum(r.seconds for r in read_log(out.path).records.values())
-        results.add_stats_run(args.results, results.make_stats_run(lay, s, wall, compute, jobs, command, workers.cpu))
+        compute, cpu = work_and_machines(out.path)
+        results.add_stats_run(args.results, results.make_stats_run(lay, s, wall, compute, jobs, command, cpu))
         agreed = (s.solvable, s.unique, s.stuck_start, s.max_rounds)
         _say(f"{lay.key}: solvable {s.solvable}, unique {s.unique} in {wall:.1f} s ({compute:.1f} s summed over shards)")
     return agreed, [], 0

@@ -4,8 +4,9 @@
 
 A running count appends to its log while git reads it, so a plain
 ``git add`` may catch half a record (the resumed run would repair it, but
-the committed file would be damaged).  This stages each ``*.log`` cut after
-its last newline, read once, and leaves the file on disk alone.
+the committed file would be damaged).  This stages each ``*.log`` and
+``*.sessions`` file (where the shards were counted) cut after its last
+newline, read once, and leaves the file on disk alone.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ def whole_lines(data: bytes) -> bytes:
 
 
 def stage(path: pathlib.Path) -> int:
-    """Stage ``path``'s whole lines in git's index; the number of records staged."""
+    """Stage ``path``'s whole lines in git's index; the number of records (or sessions) staged."""
     data = whole_lines(path.read_bytes())
     blob = subprocess.run(
         ["git", "hash-object", "-w", "--stdin"], input=data, capture_output=True, check=True
     ).stdout.decode().strip()
     subprocess.run(["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], check=True)
-    return max(0, data.count(b"\n") - 1)  # the first line is the header
+    header = path.suffix == ".log"  # a log's first line is its header; a sessions file has none
+    return max(0, data.count(b"\n") - header)
 
 
 def main(argv=None) -> int:
@@ -37,8 +39,9 @@ def main(argv=None) -> int:
     if not logs:
         print(f"stage_checkpoints: no *.log in {directory}", file=sys.stderr)
         return 1
-    for path in logs:
-        print(f"{path}: {stage(path)} records staged", file=sys.stderr)
+    for path in logs + sorted(directory.glob("*.sessions")):
+        what = "records" if path.suffix == ".log" else "sessions"
+        print(f"{path}: {stage(path)} {what} staged", file=sys.stderr)
     return 0
 
 

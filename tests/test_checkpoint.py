@@ -2,7 +2,21 @@
 
 import pytest
 
-from localcount.checkpoint import Checkpoint, CheckpointError, header_line, read_log, record_line
+from localcount.checkpoint import (
+    Checkpoint,
+    CheckpointError,
+    Session,
+    describe_machines,
+    header_line,
+    machine_names,
+    machines,
+    read_log,
+    read_sessions,
+    record_line,
+    session_line,
+    sessions_path,
+    work_and_machines,
+)
 from localcount.shards import layout
 
 LAY = layout(4, 4, 4)
@@ -96,12 +110,65 @@ def test_stage_checkpoints_commits_whole_lines_only(tmp_path):
     whole = header_line(key) + record_line(key, 0, 5, 0.1, 1.0) + record_line(key, 1, 7, 0.1, 2.0)
     log = tmp_path / "ck" / f"{key}.log"
     log.write_text(whole + record_line(key, 2, 9, 0.1, 3.0)[:10])  # a record half written
+    one = session_line(key, Session(0.5, 2, "0.1.0", "abc1234", "CPU A, 2 cores"))
+    sessions_path(log).write_text(one + one[:12])  # a session line half written
     script = root / "scripts" / "stage_checkpoints.py"
     res = subprocess.run([sys.executable, str(script), "ck"], cwd=tmp_path, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
-    assert "2 records staged" in res.stderr
+    assert "2 records staged" in res.stderr and "1 sessions staged" in res.stderr
+    staged = subprocess.run(["git", "show", f":ck/{key}.sessions"], cwd=tmp_path, capture_output=True, check=True)
+    assert staged.stdout.decode() == one
     staged = subprocess.run(["git", "show", f":ck/{key}.log"], cwd=tmp_path, capture_output=True, check=True).stdout
     assert staged.decode() == whole
     assert log.read_text().startswith(whole) and log.read_text() != whole  # the file itself is left alone
     (tmp_path / "copy.log").write_bytes(staged)
     assert read_log(tmp_path / "copy.log").damaged == 0
+
+
+A = Session(100.0, 2, "0.1.0", "abc1234", "CPU A, 2 cores")
+B = Session(200.0, 4, "0.1.0", "def5678+dirty", "Dask: 4 threads on CPU B, 8 cores")
+
+
+def test_sessions_round_trip_and_skip_damaged_lines(tmp_path):
+    key = LAY.key
+    log = tmp_path / f"{key}.log"
+    assert read_sessions(log, key) == []  # no sessions file: nothing recorded
+    other = session_line("3x3-v1-s2-sym", A)  # checksum of another run's key
+    bad = session_line(key, A).replace("CPU A", "CPU Z")  # altered after it was written
+    sessions_path(log).write_text(session_line(key, A) + other + bad + "garbage\n" + session_line(key, B) + "a1b2")
+    assert read_sessions(log, key) == [A, B]
+    assert sessions_path(log).name == f"{key}.sessions"
+
+
+def test_records_belong_to_the_last_session_started_before_them(tmp_path):
+    key = LAY.key
+    log = tmp_path / f"{key}.log"
+    recs = [(0, 50.0, 1.0), (1, 150.0, 2.0), (2, 199.0, 4.0), (3, 250.0, 8.0), (4, 300.0, 16.0)]
+    log.write_text(header_line(key) + "".join(record_line(key, s, 1, sec, when) for s, when, sec in recs))
+    shares = machines(read_log(log), [B, A])  # file order does not matter, start times do
+    assert shares == [(B.cpu, 24.0), (A.cpu, 6.0), (None, 1.0)]
+    text = describe_machines(shares)
+    assert text == f"{B.cpu} (77 %) + {A.cpu} (19 %) + not recorded (3 %)"
+    assert machine_names(text) == [B.cpu, A.cpu]
+    assert describe_machines([(A.cpu, 5.0)]) == A.cpu and machine_names(A.cpu) == [A.cpu]
+    assert describe_machines([(None, 5.0)]) == "not recorded (100 %)" and machine_names("not recorded (100 %)") == []
+    sessions_path(log).write_text(session_line(key, A) + session_line(key, B))
+    assert work_and_machines(log) == (31.0, text)
+
+
+def test_a_run_notes_its_session_only_when_it_counts(tmp_path):
+    """runner.run writes this machine once per session that counts shards; --fresh forgets the old ones."""
+    from localcount.results import cpu_model
+    from localcount.runner import run
+
+    lay = layout(3, 3, 4)
+    run(lay, tmp_path, 1, group=(0, 2))
+    run(lay, tmp_path, 1)  # resumes: a second session
+    run(lay, tmp_path, 1)  # nothing left to count: no session
+    log = tmp_path / f"{lay.key}.log"
+    sessions = read_sessions(log, lay.key)
+    assert [(s.processes, s.cpu) for s in sessions] == [(1, cpu_model())] * 2
+    assert sessions[0].start <= sessions[1].start
+    assert work_and_machines(log)[1] == cpu_model()
+    run(lay, tmp_path, 1, fresh=True)
+    assert len(read_sessions(log, lay.key)) == 1

@@ -112,11 +112,14 @@ def test_committed_checkpoints_are_whole_and_agree_with_runs(path):
     import random
 
     from localcount import thin
-    from localcount.checkpoint import read_log
+    from localcount.checkpoint import read_log, read_sessions, sessions_path
 
     log = read_log(path)
     assert log.damaged == 0, f"{path.name} has a damaged or torn record: commit only whole lines"
     assert log.layout.key == path.stem and log.records
+    if sessions_path(path).exists():  # where its shards were counted: every line whole and its own
+        lines = sessions_path(path).read_text().splitlines()
+        assert len(read_sessions(path, path.stem)) == len(lines) > 0
     finished = {run.layout: run for run in results.read_runs(RESULTS)}
     if path.stem in finished:
         assert sorted(log.records) == list(range(log.layout.shards)), f"{path.stem} is in runs.csv but has gaps"
