@@ -6,14 +6,11 @@ A *Line* of length L is an int whose bit i is cell i of the line (for a row,
 i is the column; for a column, i is the row).  A *Clue* is the tuple of the
 lengths of the maximal runs of 1s of a line, in order; an empty line has the
 empty clue ``()``.
+
+Bottom layer: pure Python, imports nothing from the project.
 """
 
 from __future__ import annotations
-
-import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
 Grid = int
 Line = int
@@ -85,34 +82,3 @@ def parse_clue(text: str) -> Clue:
 def format_clue(clue: Clue) -> str:
     """Format a clue as ``"3 1"``; the empty clue is ``"0"``."""
     return " ".join(map(str, clue)) if clue else "0"
-
-
-@intrinsic
-def _trailing_zeros(typingctx, x):
-    """Number of trailing zero bits of a uint64 (64 for 0; one TZCNT instruction)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return types.uint64(types.uint64), codegen
-
-
-@njit(cache=True)
-def _line_clue_into(line, length, out):
-    """Write the clue of ``line`` into ``out``; return the number of runs.
-
-    One step per run, without a branch per cell: a run starts at a 1 after
-    a 0 and ends at a 1 before a 0, so the i-th start and the i-th end are
-    the lowest remaining bits of those two masks.
-    """
-    one = np.uint64(1)
-    line &= (one << np.uint64(length)) - one if length < 64 else ~np.uint64(0)
-    starts = line & ~(line << one)
-    ends = line & ~(line >> one)
-    t = 0
-    while starts:
-        out[t] = np.int64(_trailing_zeros(ends) - _trailing_zeros(starts)) + 1
-        t += 1
-        starts &= starts - one
-        ends &= ends - one
-    return t

@@ -10,12 +10,12 @@
     python scripts/bench.py --sizes 5x6 --mode dask --threads 2   # shards as tasks on a Dask LocalCluster
     python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
 
-Modes: ``threads`` counts in-process over numba threads (``count.count``);
+Modes: ``threads`` counts in-process (``Layout.in_process``: numba threads);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
 processes, a fresh checkpoint directory per size, every shard fsynced), so
 the two modes' times give the overhead of sharding and checkpointing.
 ``dask`` runs the same sharded path with the shards as tasks on a Dask
-LocalCluster of ``--threads`` single-thread worker processes (``cluster``),
+LocalCluster of ``--threads`` single-thread worker processes (``orchestration.cluster``),
 started and warmed up (every worker loads the size's kernel) outside the
 timing: against ``shards`` it gives Dask's overhead, and ``--threads 1``
 against ``--threads 2`` its speed-up.
@@ -50,6 +50,18 @@ def parse_sizes(text: str) -> list:
     return out
 
 
+def layout_for(measure: str, n: int, m: int, symmetry: str):
+    """The layout a measure times for n×m: the general kernel, the thin counter (two row modes) or stats."""
+    from localcount.engines import registry
+
+    if measure == "stats":
+        return registry.engine("stats").make(n, m, symmetry="none" if symmetry == "none" else "flips")
+    if measure in ("thin", "thin-word"):
+        group = "none" if symmetry == "none" else "flips"
+        return registry.count_layout(n, m, "thin", group, thin_rows="word" if measure == "thin-word" else "table")
+    return registry.count_layout(n, m, "grid", symmetry)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="5x5,4x6,5x6", help="comma-separated n x m sizes")
@@ -66,48 +78,26 @@ def main() -> int:
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
     if not args.warm_cache:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-")
+        os.environ["LOCALCOUNT_KERNEL_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-kernels-")
 
     import numba
 
     import localcount
-    from localcount.count import count, count_units, plan, solve_grids
+    from localcount.orchestration.runner import run as run_sharded
+    from localcount.util import provenance
 
+    try:
+        layouts = {(n, m): layout_for(args.measure, n, m, args.symmetry) for n, m in [(2, 3), *sizes]}
+    except ValueError as err:
+        ap.error(str(err))
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
-    if args.mode == "threads":
-        numba.set_num_threads(threads)
-    symmetry = args.symmetry
-    thin_rows = {"thin": "table", "thin-word": "word"}.get(args.measure)
-    if thin_rows:
-        from localcount import thin
-
-        symmetry = "none" if symmetry == "none" else "flips"
-        try:
-            for n, m in sizes:
-                thin.chosen(n, m, "thin")
-        except ValueError as err:
-            ap.error(str(err))
-        if args.mode == "threads":
-            threads = 1  # the thin counter runs in-process on one thread
-
-        def thin_layout(n, m, bits=None):
-            return thin.thin_layout(max(n, m), bits, thin_rows, symmetry)
-    if args.measure == "stats":
-        symmetry = "none" if symmetry == "none" else "flips"
-        from localcount import stats as S
-        from localcount.shards import StatsLayout
-
-        def stats_layout(n, m):
-            return StatsLayout(n, m, S.default_depth(n, m) if n * m else 0, "rows", symmetry)
-
-    from localcount.runner import run as run_sharded
-    from localcount.shards import count_shard, layout
-    from localcount import results
+    in_process = args.mode == "threads"  # the sharded modes fork workers: no numba thread pool in this process
 
     client = None
     if args.mode == "dask":
         import contextlib
 
-        from localcount import cluster
+        from localcount.orchestration import cluster
 
         start = time.perf_counter()
         stack = contextlib.ExitStack()
@@ -115,47 +105,17 @@ def main() -> int:
         cluster_s = time.perf_counter() - start
 
     start = time.perf_counter()
-    if args.measure == "stats":
-        S.stats_shards(2, 3, [0], symmetry=symmetry, depth=0, parallel=args.mode == "threads")
-    elif thin_rows:
-        thin.count_thin(3, thin_rows, symmetry)
-    elif args.mode == "threads":
-        count(2, 3, symmetry=symmetry)  # compiles (or loads) every kernel the sizes use
-        solve_grids([0], 2, 3)
-    else:  # no numba thread pool in the parent: it forks the workers
-        count_shard(layout(2, 3, symmetry=symmetry), 0)
+    layouts[(2, 3)].warm(in_process)  # compiles (or loads) the kernels every size shares
     compile_s = time.perf_counter() - start
 
-    def warm(n, m):
-        """Build the tables and compile (or load) this size's kernel; on every Dask worker too."""
-        if args.measure == "stats":
-            S.stats_shards(n, m, [0], symmetry=symmetry, depth=n, parallel=args.mode == "threads")
-        elif thin_rows:
-            thin.count_thin_shard(thin_layout(n, m, max(n, m)), 0)  # clue groups, kernel
-        else:
-            count_units(plan(n, m, unit_prefix_bits=n * m), [0], symmetry, parallel=args.mode == "threads")
-
-    def timed_count(n, m):
-        if thin_rows and args.mode == "threads":
-            return thin.count_thin(max(n, m), thin_rows, symmetry)
-        if thin_rows:
-            execute = cluster.executor(client) if args.mode == "dask" else None
-            with tempfile.TemporaryDirectory() as ckdir:
-                return run_sharded(thin_layout(n, m), ckdir, threads, execute=execute).total
-        if args.mode == "dask":
-            lay = stats_layout(n, m) if args.measure == "stats" else layout(n, m, symmetry=symmetry)
-            with tempfile.TemporaryDirectory() as ckdir:
-                total = run_sharded(lay, ckdir, threads, execute=cluster.executor(client)).total
-            return S.from_vector(n, m, total).solvable if args.measure == "stats" else total
-        if args.measure == "stats" and args.mode == "threads":
-            return S.stats(n, m, symmetry=symmetry).solvable
-        if args.measure == "stats":
-            with tempfile.TemporaryDirectory() as ckdir:
-                return S.from_vector(n, m, run_sharded(stats_layout(n, m), ckdir, threads).total).solvable
-        if args.mode == "threads":
-            return count(n, m, symmetry=symmetry)
+    def timed_count(lay):
+        """(locally solvable grids, threads used) of the whole layout, by the mode's path."""
+        if in_process:
+            total, used = lay.in_process(threads)
+            return lay.solvable(total), used
+        execute = cluster.executor(client) if client is not None else None
         with tempfile.TemporaryDirectory() as ckdir:
-            return run_sharded(layout(n, m, symmetry=symmetry), ckdir, threads).total
+            return lay.solvable(run_sharded(lay, ckdir, threads, execute=execute).total), threads
 
     out = open(args.out, "w") if args.out else None
 
@@ -164,12 +124,13 @@ def main() -> int:
         if out:
             print(line, file=out, flush=True)
 
+    symmetry = getattr(layouts[(2, 3)], "symmetry", args.symmetry) if args.measure != "count" else args.symmetry
     emit(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
-    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {results.git_commit(os.path.dirname(os.path.abspath(__file__)))}")
+    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {provenance.git_commit(os.path.dirname(os.path.abspath(__file__)))}")
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
-        f"# machine: {results.cpu_model()}; mode={args.mode}, "
-        f"{'threads' if args.mode == 'threads' else 'processes'}={threads}, symmetry={symmetry}, measure={args.measure}"
+        f"# machine: {provenance.cpu_model()}; mode={args.mode}, "
+        f"{'threads' if in_process else 'processes'}={threads}, symmetry={symmetry}, measure={args.measure}"
     )
     if client is not None:
         import distributed
@@ -178,19 +139,20 @@ def main() -> int:
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
     emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")
     for n, m in sizes:
+        lay = layouts[(n, m)]
         t0 = time.perf_counter()
-        warm(n, m)  # outside the timing
+        lay.warm(in_process)  # outside the timing
         if client is not None:
-            client.run(warm, n, m)
+            client.run(lay.warm)
         size_compile = time.perf_counter() - t0
         t0 = time.perf_counter()
-        total = timed_count(n, m)
+        total, used = timed_count(lay)
         wall = time.perf_counter() - t0
         grids = 2 ** (n * m)
         rate = grids / wall
         emit(
             f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
-            f"{rate / threads:>15.3g} {threads:>7} {size_compile:>9.2f}"
+            f"{rate / used:>15.3g} {used:>7} {size_compile:>9.2f}"
         )
     if client is not None:
         stack.close()

@@ -24,11 +24,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--names", help="comma-separated shipped puzzle names (default: all)")
     args = ap.parse_args()
-    from localcount import examples, results, solve
+    from localcount.puzzle import examples
+    from localcount.puzzle import search as solve
+    from localcount.util import provenance
 
     names = args.names.split(",") if args.names else examples.names()
-    solve.search(examples.load(names[0]))  # warm-up: load the numba line solver
-    print(f"# python scripts/bench_solve.py {' '.join(sys.argv[1:])}; {results.cpu_model()}; git {results.git_commit(os.path.dirname(__file__))}")
+    solve.search(examples.load(names[0]))  # warm-up
+    print(f"# python scripts/bench_solve.py {' '.join(sys.argv[1:])}; {provenance.cpu_model()}; git {provenance.git_commit(os.path.dirname(__file__))}")
     print(f"{'name':<12} {'size':>6} {'local':>8} {'search':>12} {'nodes':>6} {'local_s':>8} {'total_s':>8}")
     for name in names:
         p = examples.load(name)

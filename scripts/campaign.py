@@ -3,16 +3,16 @@
 
     python scripts/campaign.py                          # 7x7, 24 shards on all cores
     python scripts/campaign.py --size 6x6 --sample 24   # check the method where the real cost is known
-    python scripts/campaign.py --write results          # also results/campaign-7x7.md and README's block
+    python scripts/campaign.py --write results          # also results/campaign-7x7.md and docs/cluster.md's block
     python scripts/campaign.py --size 2x20 --write results   # the thin counter (auto for 2 x m, m > 13):
                                                         # results/campaign-2x20-thin-tab.md (--thin-rows word: -word)
 
-Under symmetry the kernel visits one border per orbit (``shards.shard_work``
+Under symmetry the kernel visits one border per orbit (``Layout.shard_work``
 counts the indices each shard really visits, exactly, without running it), so
 most shards cost nothing and the cost of the others is proportional to their
 work.  For the thin counter (``--method thin``, the default for 2 x m with
-m > 13) a shard's work is the number of second rows its loops go through
-(``thin.shard_work``).  The sample is drawn uniformly among the shards with work; each shard is
+m > 13) a shard's work is the number of second rows its loops go through.
+The counter is chosen as the count command chooses it (``engines.registry.count_layout``).  The sample is drawn uniformly among the shards with work; each shard is
 timed on one core of a busy machine (all ``--jobs`` processes run at once, as
 on a cluster), giving seconds per visited index r_i.  The projection is
 
@@ -52,10 +52,8 @@ def t95(df: int) -> float:
 
 def _time_shard(args):
     lay, shard = args
-    from localcount.shards import compute_shard
-
     start = time.perf_counter()
-    compute_shard(lay, shard)
+    lay.compute(shard)
     return shard, time.perf_counter() - start
 
 
@@ -85,7 +83,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample")
     ap.add_argument("--host", default="HOST", help="scheduler host name for the printed commands")
     ap.add_argument("--results", default=str(ROOT / "results"), help="recorded runs to check the projection against")
-    ap.add_argument("--write", metavar="DIR", help="write DIR/campaign-NxM.md and README.md's campaign block")
+    ap.add_argument("--write", metavar="DIR", help="write DIR/campaign-NxM.md and docs/cluster.md's campaign block")
     ap.add_argument("--method", choices=["auto", "grid", "thin"], default="auto",
                     help="the counter to plan for, as in the count command (auto: thin for 2 x m, m > 13)")
     ap.add_argument("--thin-rows", choices=["table", "word"], default="table", help="the thin counter's first-row mode")
@@ -98,37 +96,31 @@ def main() -> int:
     import numpy as np
 
     import localcount
-    from localcount import results, thin
-    from localcount.shards import Layout, layout, shard_work
+    from localcount.engines import registry
+    from localcount.util import provenance
+    from localcount.util.messages import say
 
     try:
-        use_thin = thin.chosen(n, m, args.method)
+        lay = registry.count_layout(n, m, args.method, thin_rows=args.thin_rows)
     except ValueError as err:
         ap.error(str(err))
-    if use_thin:
-        lay = thin.thin_layout(max(n, m), rows=args.thin_rows)
-        work = thin.shard_work(lay)
-    else:
-        lay = layout(n, m)
-        work = shard_work(lay)
+    work = lay.shard_work()
     busy = np.flatnonzero(work)
     rng = np.random.default_rng(args.seed)
     sample = [int(s) for s in rng.choice(busy, size=min(args.sample, len(busy)), replace=False)]
     wall0 = time.perf_counter()
-    from localcount.shards import compute_shard
-
-    compute_shard(lay, sample[0])  # compile / load the kernel before forking, outside the timing
+    lay.compute(sample[0])  # compile / load the kernel before forking, outside the timing
     ctx = multiprocessing.get_context("fork")
     times = {}
     with ctx.Pool(args.jobs) as pool:
         for i, (shard, seconds) in enumerate(pool.imap_unordered(_time_shard, [(lay, s) for s in sample]), 1):
             times[shard] = seconds
-            print(f"localcount: shard {shard}: {seconds:.2f} s ({i}/{len(sample)})", file=sys.stderr, flush=True)
+            say(f"shard {shard}: {seconds:.2f} s ({i}/{len(sample)})")
     wall = time.perf_counter() - wall0
     rates = [times[s] / int(work[s]) for s in sample]
     total, low, high = projection(int(work.sum()), rates)
 
-    commit = results.git_commit(os.path.dirname(os.path.abspath(__file__)))
+    commit = provenance.git_commit(os.path.dirname(os.path.abspath(__file__)))
     lines = [
         f"Projection for {n}x{m} (layout {lay.key}: {lay.shards} shards, {len(busy)} with work; "
         f"the kernel visits {int(work.sum()):.4g} of the 2^{n * m} = {2 ** (n * m):.4g} grids):",
@@ -142,8 +134,8 @@ def main() -> int:
         *(f"| {c} | {hours(total / c)} ({hours(low / c)} – {hours(high / c)}) |" for c in (args.jobs, *CORES)),
         "",
         f"Measured by `python scripts/campaign.py {' '.join(sys.argv[1:])}` "
-        f"(localcount {localcount.__version__}, commit {commit}, {results.utc_now()}, "
-        f"{results.cpu_model()}, python {platform.python_version()}; sampling took {wall:.0f} s). "
+        f"(localcount {localcount.__version__}, commit {commit}, {provenance.utc_now()}, "
+        f"{provenance.cpu_model()}, python {platform.python_version()}; sampling took {wall:.0f} s). "
         "Perfect scaling assumed: the wall time on N cores is core-hours / N.",
     ]
     recorded = [r for r in _recorded_runs(args.results) if r.layout == lay.key]
@@ -155,45 +147,44 @@ def main() -> int:
     text = "\n".join(lines) + "\n"
     print(text)
     host = args.host
-    rows_option = " --method thin --thin-rows word" if getattr(lay, "rows", "table") == "word" else ""
     print(
         "# To run it on a Dask cluster (the same localcount version everywhere: pip install 'localcount[dask]'):\n"
         f"dask scheduler --port 8786                                   # on {host}\n"
         f"dask worker tcp://{host}:8786 --nworkers auto --nthreads 1   # on each machine: a process per core\n"
-        f"python -m localcount {n} {m}{rows_option} --scheduler tcp://{host}:8786   # on {host}: records the checkpoint here;\n"
+        f"python -m localcount {n} {m}{lay.options} --scheduler tcp://{host}:8786   # on {host}: records the checkpoint here;\n"
         "#   the same command resumes after any stop, and `python -m localcount status` shows progress"
     )
     if args.write:
-        name = f"{n}x{m}" if isinstance(lay, Layout) else f"{lay.n}x{lay.m}-thin-{thin.ROW_MODES[lay.rows]}"
-        _write(pathlib.Path(args.write), name, text)
+        _write(pathlib.Path(args.write), lay.title, text)
     return 0
 
 
 def _recorded_runs(directory) -> list:
     """The counting runs recorded in ``directory`` (none if it has no runs.csv)."""
-    from localcount import results
+    from localcount.results import records
 
     try:
-        return results.read_runs(directory)
+        return records.read_runs(directory)
     except (OSError, ValueError):
         return []
 
 
 def _write(directory: pathlib.Path, name: str, text: str) -> None:
-    """results/campaign-NAME.md, and the campaign block of the project README (for 7x7)."""
-    from localcount.checkpoint import write_atomic
+    """results/campaign-NAME.md, and the campaign block of docs/cluster.md beside it (for 7x7)."""
+    from localcount.util.files import write_atomic
+    from localcount.util.messages import say
 
     directory.mkdir(parents=True, exist_ok=True)
     write_atomic(directory / f"campaign-{name}.md", f"# Campaign plan: {name}\n\n{text}")
-    readme = directory.parent / "README.md"
-    if name != "7x7" or not readme.exists():
+    doc = directory.parent / "docs" / "cluster.md"
+    if name != "7x7" or not doc.exists():
         return
-    old = readme.read_text()
+    old = doc.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
     if not pattern.search(old):
-        print(f"localcount: {readme} has no campaign markers; not changed", file=sys.stderr)
+        say(f"{doc} has no campaign markers; not changed")
         return
-    write_atomic(readme, pattern.sub(lambda _: f"{BEGIN}\n{text}{END}", old))
+    write_atomic(doc, pattern.sub(lambda _: f"{BEGIN}\n{text}{END}", old))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Make the shipped puzzles: localcount/puzzles/*.non (deterministic: run it again, get the same files).
+"""Make the shipped puzzles: localcount/puzzle/shipped/*.non (deterministic: run it again, get the same files).
 
     python scripts/make_examples.py            # write the files
     python scripts/make_examples.py --check    # exit 1 if a file differs from what would be written
@@ -28,7 +28,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from localcount import formats, solve  # noqa: E402
+from localcount.puzzle import formats  # noqa: E402
+from localcount.puzzle import search as solve  # noqa: E402
 from localcount.clues import grid_from_rows  # noqa: E402
 
 DRAWINGS = {
@@ -244,7 +245,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="compare with the files instead of writing them")
     args = ap.parse_args()
-    directory = ROOT / "localcount" / "puzzles"
+    directory = ROOT / "localcount" / "puzzle" / "shipped"
     directory.mkdir(exist_ok=True)
     status = 0
     for name, p in puzzles().items():

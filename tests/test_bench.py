@@ -73,12 +73,12 @@ def test_campaign_plans_a_thin_run(tmp_path):
 
 
 def test_thin_shard_work_counts_the_loops():
-    from localcount import thin
+    from localcount.engines.thin.layout import ThinLayout
 
-    lay = thin.thin_layout(6, 2)
+    lay = ThinLayout.make(6, 2)
     rows = [a for a in range(64) if int(f"{a:06b}"[::-1], 2) >= a]
-    assert thin.shard_work(lay).tolist() == [sum(64 - a for a in rows if a >> 4 == s) for s in range(4)]
-    assert thin.shard_work(thin.thin_layout(6, 2, symmetry="none")).tolist() == [16 * 64] * 4
+    assert lay.shard_work().tolist() == [sum(64 - a for a in rows if a >> 4 == s) for s in range(4)]
+    assert ThinLayout.make(6, 2, symmetry="none").shard_work().tolist() == [16 * 64] * 4
 
 
 def test_campaign_interval_comes_from_the_sample_spread():

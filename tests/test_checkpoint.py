@@ -2,14 +2,14 @@
 
 import pytest
 
-from localcount.checkpoint import (
+from localcount.orchestration.checkpoint import (
     Checkpoint,
     CheckpointError,
     Session,
     describe_machines,
     header_line,
     machine_names,
-    machines,
+    machine_shares,
     read_log,
     read_sessions,
     record_line,
@@ -17,8 +17,9 @@ from localcount.checkpoint import (
     sessions_path,
     work_and_machines,
 )
-from localcount.shards import layout
+from localcount.engines.grid.layout import GridLayout
 
+layout = GridLayout.make
 LAY = layout(4, 4, 4)
 
 
@@ -145,7 +146,7 @@ def test_records_belong_to_the_last_session_started_before_them(tmp_path):
     log = tmp_path / f"{key}.log"
     recs = [(0, 50.0, 1.0), (1, 150.0, 2.0), (2, 199.0, 4.0), (3, 250.0, 8.0), (4, 300.0, 16.0)]
     log.write_text(header_line(key) + "".join(record_line(key, s, 1, sec, when) for s, when, sec in recs))
-    shares = machines(read_log(log), [B, A])  # file order does not matter, start times do
+    shares = machine_shares(read_log(log), [B, A])  # file order does not matter, start times do
     assert shares == [(B.cpu, 24.0), (A.cpu, 6.0), (None, 1.0)]
     text = describe_machines(shares)
     assert text == f"{B.cpu} (77 %) + {A.cpu} (19 %) + not recorded (3 %)"
@@ -158,8 +159,8 @@ def test_records_belong_to_the_last_session_started_before_them(tmp_path):
 
 def test_a_run_notes_its_session_only_when_it_counts(tmp_path):
     """runner.run writes this machine once per session that counts shards; --fresh forgets the old ones."""
-    from localcount.results import cpu_model
-    from localcount.runner import run
+    from localcount.orchestration.runner import run
+    from localcount.util.provenance import cpu_model
 
     lay = layout(3, 3, 4)
     run(lay, tmp_path, 1, group=(0, 2))

@@ -27,7 +27,7 @@ def test_kernel_clue_matches_line_clue_on_every_length():
 
     import numpy as np
 
-    from localcount.clues import _line_clue_into
+    from localcount.lines.bits import _line_clue_into
 
     rng = random.Random(5)
     out = np.zeros(33, np.int64)

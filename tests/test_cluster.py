@@ -1,4 +1,4 @@
-"""Shards as Dask tasks (localcount.cluster): exact counts, the same checkpoint, worker and client deaths."""
+"""Shards as Dask tasks (localcount.orchestration.cluster): exact counts, the same checkpoint, worker and client deaths."""
 
 import contextlib
 import os
@@ -12,15 +12,18 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from localcount import cli, cluster, runner  # noqa: E402
-from localcount.checkpoint import Checkpoint, read_log  # noqa: E402
-from localcount.count import count  # noqa: E402
-from localcount.runner import DELAY_ENV, Stopped, run  # noqa: E402
-from localcount.shards import StatsLayout, layout  # noqa: E402
+from localcount import cli  # noqa: E402
+from localcount.engines.grid.count import count  # noqa: E402
+from localcount.engines.grid.layout import GridLayout  # noqa: E402
+from localcount.engines.stats.layout import StatsLayout  # noqa: E402
+from localcount.orchestration import cluster, runner  # noqa: E402
+from localcount.orchestration.checkpoint import Checkpoint, read_log  # noqa: E402
+from localcount.orchestration.runner import DELAY_ENV, Stopped, run  # noqa: E402
 from records import record_shards, wait_for_records  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511
+layout = GridLayout.make
 
 
 @pytest.fixture(scope="module")
@@ -41,15 +44,16 @@ def test_two_workers_count_5x5_and_4x6_exactly(client, tmp_path):
 
 
 def test_thin_shards_run_as_tasks_too(client, tmp_path):
-    from localcount import thin
+    from localcount.engines.thin.layout import ThinLayout
 
-    lay = thin.thin_layout(9, 5, rows="word")
+    lay = ThinLayout.make(9, 5, rows="word")
     out = run(lay, tmp_path, 2, execute=cluster.executor(client))
     assert out.total == count(2, 9) and read_log(out.path).layout == lay
 
 
 def test_stats_shards_run_as_tasks_too(client, tmp_path):
-    from localcount.stats import from_vector, stats
+    from localcount.engines.stats.enumeration import stats
+    from localcount.engines.stats.measures import from_vector
 
     lay = StatsLayout(4, 4, 1, path="transposed", symmetry="none")
     out = run(lay, tmp_path, 2, execute=cluster.executor(client))
@@ -57,7 +61,7 @@ def test_stats_shards_run_as_tasks_too(client, tmp_path):
 
 
 def test_stats_command_on_a_local_cluster_matches_in_process(tmp_path, capsys):
-    from localcount import statscli
+    from localcount.cli import stats as statscli
 
     assert statscli.main(["4", "4", "--json", "--dask-local", "2", "--checkpoint-dir", str(tmp_path)]) == 0
     dask_out = capsys.readouterr()
@@ -240,9 +244,10 @@ def test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it(tmp_path)
 
 
 def test_table_records_runs_made_on_the_cluster(client, tmp_path, capsys):
-    from localcount import table
-    from localcount.results import cpu_model, read_runs, read_stats_runs
-    from localcount.stats import stats
+    from localcount.cli import table
+    from localcount.engines.stats.enumeration import stats
+    from localcount.results.records import read_runs, read_stats_runs
+    from localcount.util.provenance import cpu_model
 
     readme = tmp_path / "README.md"
     readme.write_text("# x\n\n<!-- known-values:begin -->\n<!-- known-values:end -->\n")
@@ -261,7 +266,7 @@ def test_table_records_runs_made_on_the_cluster(client, tmp_path, capsys):
 
 
 def test_table_with_an_unreachable_scheduler_says_so(tmp_path, capsys):
-    from localcount import table
+    from localcount.cli import table
 
     args = ["--sizes", "2x2", "--results", str(tmp_path / "res"), "--readme", str(tmp_path / "README.md")]
     assert table.main([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 1

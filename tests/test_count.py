@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import naive
-from localcount.count import count, solve_grids
-from localcount.kernel import SOLVED
+from localcount.engines.grid.count import count, solve_grids
+from localcount.engines.grid.kernel import SOLVED
 
 SMALL = [(n, m) for n in range(0, 17) for m in range(0, 17) if n * m <= 16]
 #: (symmetry, table options): the fast table path with and without the
@@ -87,7 +87,7 @@ SOLVER_COLUMNS = [(5, 2, 3, 16), (5, 2, 3, 4), (4, 3, 3, 16), (6, 1, 4, 4), (3, 
 
 @pytest.mark.parametrize("n,m,table_max,spread_max", SOLVER_COLUMNS)
 def test_specialised_kernel_with_solver_columns_equals_reference(n, m, table_max, spread_max):
-    from localcount.count import context
+    from localcount.engines.grid.count import context
 
     opts = {"table_max": table_max, "spread_max": spread_max}
     assert context(n, m, specialized=True, **opts).columns.startswith("solver")
@@ -98,7 +98,7 @@ def test_specialised_kernel_with_solver_columns_equals_reference(n, m, table_max
 @pytest.mark.parametrize("n,m,mode", [(14, 2, "solver+spread"), (17, 2, "solver"), (33, 1, "solver"), (15, 3, "solver+spread")])
 def test_specialised_shards_with_long_columns_equal_plain_shards(n, m, mode):
     """Real tall sizes (columns beyond the tables): a random sample of 4096-grid units, unit by unit."""
-    from localcount.count import context, count_unit, plan
+    from localcount.engines.grid.count import context, count_unit, plan
 
     assert context(n, m).columns == mode
     p = plan(n, m, unit_prefix_bits=n * m - 12)
@@ -108,14 +108,14 @@ def test_specialised_shards_with_long_columns_equal_plain_shards(n, m, mode):
 
 
 def test_generated_source_refuses_an_unknown_column_mode():
-    from localcount.specialize import source
+    from localcount.engines.grid.specialize import source
 
     with pytest.raises(ValueError, match="columns must be one of"):
         source(3, 3, "dp")
 
 
 def test_specialised_shards_equal_plain_shards():
-    from localcount.count import count_unit, plan
+    from localcount.engines.grid.count import count_unit, plan
 
     p = plan(4, 6, unit_prefix_bits=7)
     for unit in range(p.units):
@@ -162,7 +162,7 @@ def test_long_lines_match_the_clue_solver(n, m):
     """Lines beyond the tables (word solver up to 62 cells, the DP beyond) against
     ``logic.propagate``, which runs the DP on every line from the clues alone."""
     from localcount.clues import grid_clues
-    from localcount.logic import propagate
+    from localcount.puzzle.logic import propagate
 
     rng = random.Random(n * 100 + m)
     grids = [rng.getrandbits(n * m) & rng.getrandbits(n * m) | rng.getrandbits(n * m) for _ in range(60)]
@@ -176,14 +176,14 @@ def test_long_lines_match_the_clue_solver(n, m):
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_square_border_weights_sum_to_the_number_of_borders(n):
     """Orbit-stabilizer: the weights of the representatives add up to all 2^(4n-4) borders."""
-    from localcount.kernel import _square_weight
+    from localcount.engines.grid.kernel import _square_weight
 
     assert sum(_square_weight(np.uint64(b), n) for b in range(1 << (4 * n - 4))) == 1 << (4 * n - 4)
 
 
 @pytest.mark.parametrize("n,m", [(1, 5), (2, 3), (3, 4), (4, 4)])
 def test_flip_border_weights_sum_to_the_number_of_borders(n, m):
-    from localcount.kernel import _border_weight
+    from localcount.engines.grid.kernel import _border_weight
 
     bits = m if n == 1 else 2 * m
     assert sum(_border_weight(np.uint64(b), n, m) for b in range(1 << bits)) == 1 << bits
@@ -204,7 +204,7 @@ def test_square_group_needs_a_square():
 def test_popcount_counts_set_bits():
     from numba import njit
 
-    from localcount.kernel import _popcount
+    from localcount.lines.bits import _popcount
 
     count_bits = njit(lambda x: _popcount(x))
     rng = random.Random(7)

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from localcount import formats as F
+from localcount.puzzle import formats as F
 from localcount.clues import grid_clues, parse_grid
 
 SIZES = [(1, 1), (2, 3), (5, 5), (4, 7), (7, 4), (10, 10), (3, 0), (0, 0)]

@@ -7,8 +7,9 @@ import pytest
 
 import naive
 from localcount.clues import line_clue
-from localcount.linesolve import MAX_BITS_LINE, line_options, line_options_bits
-from localcount.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, clue_ids, line_table, spread_table
+from localcount.lines.solvers import MAX_BITS_LINE, line_options, line_options_bits
+from localcount.lines import words
+from localcount.lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, clue_ids, line_table, spread_table
 
 
 def naive_new_known(p: int, k: int, length: int) -> int:
@@ -115,6 +116,72 @@ def test_line_dp_says_no_fit_for_clues_longer_than_the_line():
     assert line_options((1,) * 10, 5) == (0, 0)
     assert line_options((6,), 5) == (0, 0)
     assert line_options_bits((1,) * 10, 5) == (0, 0)
+
+
+@pytest.mark.parametrize("length", range(0, 7))
+def test_python_word_solver_matches_naive_on_every_knowledge(length):
+    """The pure-Python solver (single puzzles): every clue of the length and some that cannot fit, every knowledge."""
+    clues = {line_clue(p, length) for p in range(1 << length)} | {(length + 1,), (1,) * max(length, 1), (2, 2, 2, 2)}
+    for clue in clues:
+        for code in range(3**length):
+            cells = tuple((None, 0, 1)[code // 3**i % 3] for i in range(length))
+            known1 = sum(1 << i for i, v in enumerate(cells) if v == 1)
+            known0 = sum(1 << i for i, v in enumerate(cells) if v == 0)
+            assert words.line_options(clue, length, known1, known0) == _naive_options(clue, cells), (clue, cells)
+
+
+def test_python_word_solver_matches_the_line_dp_up_to_62_cells():
+    """Random lines, clues and knowledge (consistent or not) on every length the numba solvers take."""
+    rng = random.Random(11)
+    for length in range(0, MAX_BITS_LINE + 1):
+        full = (1 << length) - 1
+        for _ in range(60):
+            p = rng.getrandbits(length) if length else 0
+            k = (rng.getrandbits(length) | rng.getrandbits(length)) if length else 0
+            clue = line_clue(p if rng.random() < 0.7 else rng.getrandbits(max(length, 1)) & full, length)
+            known1, known0 = p & k, ~p & k & full
+            want = line_options(clue, length, known1, known0)
+            assert words.line_options(clue, length, known1, known0) == want, (length, clue, known1, known0)
+
+
+def _placements(clue, length, known1, known0) -> tuple:
+    """(can0, can1) by placing the runs one after another, recursively: a reference for any length."""
+    can0 = can1 = 0
+
+    def place(j, start, line):
+        nonlocal can0, can1
+        if j == len(clue):
+            if line & known0 == 0 and known1 & ~line == 0:
+                can0 |= ~line & ((1 << length) - 1)
+                can1 |= line
+            return
+        need = sum(clue[j:]) + len(clue) - j - 1
+        for s in range(start, length - need + 1):
+            run = ((1 << clue[j]) - 1) << s
+            if run & known0 or known1 & ((1 << s) - 1) & ~line & ~((1 << start) - 1):
+                continue  # a run over a known empty cell, or a known filled cell left before it
+            place(j + 1, s + clue[j] + 1, line | run)
+
+    place(0, 0, 0)
+    return can0, can1
+
+
+@pytest.mark.parametrize("length", [65, 90, 130, 513])
+def test_python_word_solver_on_lines_longer_than_a_machine_word(length):
+    rng = random.Random(length)
+    for _ in range(40):
+        runs = rng.randint(0, 3)
+        clue = tuple(rng.randint(1, length // 4) for _ in range(runs))
+        if sum(clue) + len(clue) - 1 > length:
+            continue
+        p = sum(1 << i for i in range(length) if rng.random() < 0.02)
+        k = sum(1 << i for i in range(length) if rng.random() < 0.05)
+        known1, known0 = p & k, ~p & k & ((1 << length) - 1)
+        assert words.line_options(clue, length, known1, known0) == _placements(clue, length, known1, known0), clue
+    # one full line: a single pattern
+    clue = (length - 40, 39)
+    line = ((1 << (length - 40)) - 1) | (((1 << 39) - 1) << (length - 39))
+    assert words.line_options(clue, length) == (~line & ((1 << length) - 1), line)
 
 
 def test_clue_ids_group_lines_by_clue():

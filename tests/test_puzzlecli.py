@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from localcount import examples, formats, solve
+from localcount.puzzle import examples, formats
+from localcount.puzzle import search as solve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -116,7 +117,7 @@ def test_bench_solve_runs():
 
 def test_png_and_gif_pictures(tmp_path):
     Image = pytest.importorskip("PIL.Image")
-    from localcount import render
+    from localcount.puzzle import pictures as render
 
     png, gif = tmp_path / "cat.png", tmp_path / "cat.gif"
     res = run("solve", "cat", "--png", png, "--gif", gif)

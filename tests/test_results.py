@@ -5,8 +5,10 @@ import shutil
 
 import pytest
 
-from localcount import publish, results, shards
-from localcount.count import count
+from localcount.engines.grid.count import count
+from localcount.engines.registry import parse_key
+from localcount.results import publish
+from localcount.results import records as results
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -25,7 +27,7 @@ def test_every_size_has_two_agreeing_runs_with_provenance(rows):
     assert rows, "results/local.csv is empty"
     for r in rows:
         # independent: the runs differ in orientation, symmetry group or row update, not just in shard bits
-        kinds = {shards.parse_key(key).code_path for key in r.layouts.split(";")}
+        kinds = {parse_key(key).code_path for key in r.layouts.split(";")}
         assert len(kinds) >= 2, f"{r.n}x{r.m}: {r.layouts} are not independent code paths"
         assert r.grids == 2 ** (r.n * r.m) and 0 <= r.count <= r.grids
     for run in runs:
@@ -78,7 +80,7 @@ def test_bfiles_have_consecutive_indices():
 
 
 def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quick(rows):
-    from localcount.stats import stats
+    from localcount.engines.stats.enumeration import stats
 
     runs = results.read_stats_runs(RESULTS)
     stat_rows = results.read_stats_table(RESULTS)
@@ -100,7 +102,7 @@ CHECKPOINTS = RESULTS / "checkpoints"
 
 
 def _committed_logs():
-    from localcount.checkpoint import find_logs
+    from localcount.orchestration.checkpoint import find_logs
 
     return find_logs([CHECKPOINTS]) if CHECKPOINTS.is_dir() else []
 
@@ -111,8 +113,8 @@ def test_committed_checkpoints_are_whole_and_agree_with_runs(path):
     import dataclasses
     import random
 
-    from localcount import thin
-    from localcount.checkpoint import read_log, read_sessions, sessions_path
+    from localcount.engines.thin.layout import ThinLayout
+    from localcount.orchestration.checkpoint import read_log, read_sessions, sessions_path
 
     log = read_log(path)
     assert log.damaged == 0, f"{path.name} has a damaged or torn record: commit only whole lines"
@@ -124,9 +126,9 @@ def test_committed_checkpoints_are_whole_and_agree_with_runs(path):
     if path.stem in finished:
         assert sorted(log.records) == list(range(log.layout.shards)), f"{path.stem} is in runs.csv but has gaps"
         assert sum(r.count for r in log.records.values()) == finished[path.stem].count
-    if isinstance(log.layout, thin.ThinLayout):
+    if isinstance(log.layout, ThinLayout):
         # one recorded shard, recounted by the other row update (the same first rows, the same group)
         shard = random.Random(path.stem).choice(sorted(log.records))
         other = "word" if log.layout.rows == "table" else "table"
         lay = dataclasses.replace(log.layout, rows=other)
-        assert thin.count_thin_shard(lay, shard) == log.records[shard].count, f"{path.stem} shard {shard}"
+        assert lay.compute(shard) == log.records[shard].count, f"{path.stem} shard {shard}"

@@ -7,14 +7,15 @@ import sys
 
 import pytest
 
-from localcount import report
-from localcount.checkpoint import Record, read_log
-from localcount.runner import DELAY_ENV
-from localcount.shards import layout
+from localcount.engines.grid.layout import GridLayout
+from localcount.orchestration import status as report
+from localcount.orchestration.checkpoint import Record, read_log
+from localcount.orchestration.runner import DELAY_ENV
 from records import record_shards, wait_for_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511
+layout = GridLayout.make
 LAY = layout(5, 5)  # default layout: 256 shards
 
 

@@ -4,11 +4,12 @@ import random
 
 import pytest
 
-from localcount import examples, formats as F, solve
+from localcount.puzzle import examples, formats as F
+from localcount.puzzle import search as solve
 from localcount.clues import grid_clues, line_clue
 
 pytest.importorskip("pysat")
-from localcount import sat  # noqa: E402
+from localcount.puzzle import sat  # noqa: E402
 
 
 def test_line_patterns_are_exactly_the_fitting_lines():
@@ -45,7 +46,7 @@ def test_sat_and_search_agree_on_random_puzzles_and_the_examples():
 
 
 def test_sat_no_solution_and_empty():
-    assert sat.search_sat(F.Puzzle(((), (), (1, 1)), ((), (), (1, 1)))).verdict == solve.NONE
+    assert sat.search_sat(F.Puzzle(((), (), (1, 1)), ((), (), (1, 1)))).verdict == solve.NO_SOLUTION
     assert sat.search_sat(F.Puzzle((), ())).verdict == solve.UNIQUE
 
 

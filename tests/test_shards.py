@@ -2,8 +2,12 @@
 
 import pytest
 
-from localcount.count import count
-from localcount.shards import count_shard, default_bits, group_shards, layout, parse_group, parse_key
+from localcount.engines.grid.count import count
+from localcount.engines.grid.layout import GridLayout, default_bits
+from localcount.engines.registry import parse_key
+from localcount.orchestration.groups import group_shards, parse_group
+
+layout = GridLayout.make
 
 
 def test_groups_partition_the_shards_and_nest():
@@ -23,7 +27,7 @@ def test_shard_counts_add_up_to_the_count(n, m, bits, symmetry):
             layout(n, m, bits, symmetry)
         return
     lay = layout(n, m, bits, symmetry)
-    assert sum(count_shard(lay, s) for s in range(lay.shards)) == count(n, m, symmetry=False)
+    assert sum(lay.compute(s) for s in range(lay.shards)) == count(n, m, symmetry=False)
 
 
 def test_keys_round_trip_and_name_every_parameter():
@@ -76,10 +80,8 @@ def _border_orbits(n, m, square):
                                                (3, 4, 5, "flips"), (3, 5, 12, "flips"), (1, 7, 5, "flips"),
                                                (4, 5, 8, "flips"), (3, 4, 6, "none")])  # fmt: skip
 def test_shard_work_is_one_border_per_orbit(n, m, bits, symmetry):
-    from localcount.shards import shard_work
-
     lay = layout(n, m, bits, symmetry)
-    work = shard_work(lay)
+    work = lay.shard_work()
     assert len(work) == lay.shards and all(0 <= w <= lay.grids_per_shard for w in work)
     interior = 2 ** ((n - 2) * (m - 2 if symmetry == "square" else m)) if n > 1 else 1
     if symmetry == "none":
@@ -88,4 +90,4 @@ def test_shard_work_is_one_border_per_orbit(n, m, bits, symmetry):
         assert work.sum() == _border_orbits(n, m, symmetry == "square") * interior
     for s in range(lay.shards):  # no work, no count
         if work[s] == 0:
-            assert count_shard(lay, s) == 0
+            assert lay.compute(s) == 0

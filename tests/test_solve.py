@@ -5,8 +5,9 @@ import random
 import pytest
 
 import naive
-from localcount import formats as F
-from localcount import logic, solve
+from localcount.puzzle import formats as F
+from localcount.puzzle import logic
+from localcount.puzzle import search as solve
 from localcount.clues import grid_clues, parse_grid
 
 
@@ -55,7 +56,7 @@ def test_no_solution():
     # every clue fits its line and the totals agree, yet no grid has these clues
     p = F.Puzzle(((), (), (1, 1)), ((), (), (1, 1)))
     assert brute_force_solutions(p) == []
-    assert solve.search(p).verdict == solve.NONE
+    assert solve.search(p).verdict == solve.NO_SOLUTION
 
 
 def test_local_trace_replays_to_the_outcome_and_matches_the_reference():
@@ -86,7 +87,7 @@ def test_propagate_from_a_start_and_contradictions():
 
 
 def test_a_node_limit_gives_up_honestly():
-    from localcount import examples
+    from localcount.puzzle import examples
 
     p = examples.load("stuck20")
     capped = solve.search(p, limit=2, max_nodes=3)

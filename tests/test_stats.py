@@ -11,18 +11,21 @@ import numpy as np
 import pytest
 
 import naive
-from localcount import stats as S
-from localcount.checkpoint import Checkpoint, header_line, read_log, record_line
-from localcount.count import count
-from localcount.runner import DELAY_ENV
-from localcount.shards import StatsLayout, parse_key
+from localcount.engines.grid.count import count
+from localcount.engines.registry import parse_key
+from localcount.engines.stats import enumeration as S
+from localcount.engines.stats import measures as M
+from localcount.engines.stats import prepare as P
+from localcount.engines.stats.layout import StatsLayout
+from localcount.orchestration.checkpoint import Checkpoint, header_line, read_log, record_line
+from localcount.orchestration.runner import DELAY_ENV
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = [(n, m) for n in range(1, 13) for m in range(1, 13) if n * m <= 12] + [(4, 4)]
 MEDIUM = [(n, m) for n in range(1, 14) for m in range(1, 14) if 12 < n * m <= 20 and (n, m) != (4, 4)]
 
 
-def as_naive(s: S.Stats) -> dict:
+def as_naive(s: M.Stats) -> dict:
     """A Stats in the reference's shape."""
     return {
         "grids": s.grids,
@@ -35,7 +38,7 @@ def as_naive(s: S.Stats) -> dict:
 
 def check_against_naive(n, m):
     expect = naive.stats(n, m)
-    for path in S.PATHS:
+    for path in P.PATHS:
         for symmetry in S.SYMMETRIES:
             assert as_naive(S.stats(n, m, path=path, symmetry=symmetry)) == expect, (n, m, path, symmetry)
 
@@ -78,21 +81,21 @@ def test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count(n, m):
 def test_shard_vectors_add_up_to_the_whole():
     n, m = 4, 4
     whole = S.stats(n, m)
-    shards = np.arange(S.shard_count(n, m, "rows", 2))
+    shards = np.arange(P.shard_count(n, m, "rows", 2))
     parallel = S.stats_shards(n, m, shards, depth=2)
     serial = S.stats_shards(n, m, shards, depth=2, parallel=False)
     assert (parallel == serial).all()
-    assert S.from_vector(n, m, parallel.sum(axis=0)) == whole
+    assert M.from_vector(n, m, parallel.sum(axis=0)) == whole
 
 
 def test_broken_invariants_are_errors_not_numbers():
-    good = list(S.stats_shards(2, 2, np.arange(S.shard_count(2, 2, "rows", 2)), depth=2).sum(axis=0))
-    assert S.from_vector(2, 2, good).unique == 14
-    for index, delta in ((0, -1), (4, 1), (len(S.VECTOR) + 1, 1), (2, -1)):
+    good = list(S.stats_shards(2, 2, np.arange(P.shard_count(2, 2, "rows", 2)), depth=2).sum(axis=0))
+    assert M.from_vector(2, 2, good).unique == 14
+    for index, delta in ((0, -1), (4, 1), (len(M.VECTOR) + 1, 1), (2, -1)):
         bad = list(good)
         bad[index] += delta
-        with pytest.raises(S.InconsistentStats, match="a bug"):
-            S.from_vector(2, 2, bad)
+        with pytest.raises(M.InconsistentStats, match="a bug"):
+            M.from_vector(2, 2, bad)
 
 
 @pytest.mark.parametrize(
@@ -115,11 +118,11 @@ def test_bad_options_are_refused():
 
 def test_table_and_json_say_the_same():
     s = S.stats(3, 4)
-    data = json.loads(S.format_json(s))
+    data = json.loads(M.format_json(s))
     assert data["unique"] == s.unique and data["not_solvable"] == s.grids - s.solvable
     assert data["rounds"] == {"1": 1584, "2": 1504, "3": 28} == {str(k): v for k, v in naive.stats(3, 4)["rounds"].items()}
     assert data["max_rounds"] == 3 and data["mean_rounds"] == pytest.approx((1584 + 2 * 1504 + 3 * 28) / 3116)
-    text = S.format_table(s)
+    text = M.format_table(s)
     for v in (s.grids, s.solvable, s.unique, s.stuck_start, 1584, 1504, 28):
         assert str(v) in text
 
@@ -152,7 +155,7 @@ def test_cli_table_json_and_bad_input():
     assert res.returncode == 0 and "3116" in res.stdout and "3152" in res.stdout
     res = run_cli(4, 3, "--json", "--path", "transposed")
     assert res.returncode == 0
-    assert json.loads(res.stdout) == json.loads(S.format_json(S.stats(4, 3)))
+    assert json.loads(res.stdout) == json.loads(M.format_json(S.stats(4, 3)))
     for bad, message in (("x", "whole number"), ("14 2", "at most 13 cells"), ("2 2 2", "one or two numbers")):
         res = run_cli(*bad.split())
         assert res.returncode == 2 and message in res.stderr and not res.stdout
@@ -160,7 +163,7 @@ def test_cli_table_json_and_bad_input():
 
 def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
     env = dict(os.environ, PYTHONPATH=ROOT)
-    lay = StatsLayout(4, 5, S.default_depth(4, 5))
+    lay = StatsLayout(4, 5, P.default_depth(4, 5))
     log = tmp_path / f"{lay.key}.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "localcount", "stats", "4", "5", "--jobs", "2", "--json", "--checkpoint-dir", str(tmp_path)],
@@ -180,6 +183,6 @@ def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
     res = run_cli(4, 5, "--json", "--checkpoint-dir", tmp_path, env=env)
     assert res.returncode == 0, res.stderr
     assert f"{kept} of {lay.shards} shards from the checkpoint" in res.stderr
-    assert json.loads(res.stdout) == json.loads(S.format_json(S.stats(4, 5)))
+    assert json.loads(res.stdout) == json.loads(M.format_json(S.stats(4, 5)))
     merged = subprocess.run([sys.executable, "-m", "localcount", "merge", str(tmp_path)], capture_output=True, text=True, env=env)
     assert merged.returncode == 0 and json.loads(merged.stdout) == json.loads(res.stdout)

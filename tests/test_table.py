@@ -9,7 +9,11 @@ import sys
 import pytest
 
 import naive
-from localcount import publish, results, table
+from localcount.cli import table
+from localcount.engines.registry import table_paths
+from localcount.results import publish
+from localcount.results import records as results
+from localcount.util.provenance import cpu_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README_STUB = "# x\n\n## Known values\n\n<!-- known-values:begin -->\nold\n<!-- known-values:end -->\n\ntail\n"
@@ -43,14 +47,14 @@ def test_parse_sizes():
 
 def test_the_two_paths_are_different_layouts():
     for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 13)]:
-        (a, b) = table.paths(n, m)
+        (a, b) = table_paths(n, m)
         assert a.key != b.key and {(a.n, a.m), (b.n, b.m)} == {(n, m), (m, n)}
-    (a, b) = table.paths(1, 33)  # one long row: both m×1, with different groups
+    (a, b) = table_paths(1, 33)  # one long row: both m×1, with different groups
     assert (a.n, a.m) == (b.n, b.m) == (33, 1) and {a.symmetry, b.symmetry} == {"flips", "none"}
-    (a, b) = table.paths(2, 17)  # two long rows: the thin counter, its first row updated two ways
+    (a, b) = table_paths(2, 17)  # two long rows: the thin counter, its first row updated two ways
     assert a.key != b.key and (a.m, b.m) == (17, 17) and {a.rows, b.rows} == {"table", "word"}
     for n, m in [(2, 2), (3, 5), (6, 6), (3, 12), (2, 13), (1, 33), (2, 17), (2, 20)]:
-        (a, b) = table.paths(n, m)
+        (a, b) = table_paths(n, m)
         assert a.code_path != b.code_path  # independent code paths, not only other shard bits
         assert dataclasses.replace(a, bits=a.bits - 1).code_path == a.code_path
 
@@ -88,7 +92,7 @@ def test_table_counts_every_size_twice_and_matches_the_reference(tmp_path):
     for r in rows:
         assert r.grids == 2 ** (r.n * r.m) and float(r.fraction) == pytest.approx(r.count / r.grids)
         assert r.command.startswith("python -m localcount table --max-cells 8") and r.date and r.commit
-        assert r.cpu == results.cpu_model()  # every shard counted here, in sessions noted beside the logs
+        assert r.cpu == cpu_model()  # every shard counted here, in sessions noted beside the logs
     with open(tmp_path / "res" / "runs.csv", newline="") as f:
         layouts = [row["layout"] for row in csv.DictReader(f)]
     assert len(layouts) == len(set(layouts)) == 2 * len(sizes)
@@ -172,7 +176,7 @@ def test_logging_is_set_up_once_per_process():
     import logging
     import threading
 
-    from localcount.runner import setup_logging
+    from localcount.orchestration.runner import setup_logging
 
     setup_logging(None, quiet=True)
     handlers, threads = list(logging.getLogger().handlers), threading.active_count()

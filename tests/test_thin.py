@@ -11,11 +11,15 @@ import numpy as np
 import pytest
 
 import naive
-from localcount import results, shards, table, thin
-from localcount.count import count
+from localcount.cli import table
+from localcount.engines.grid.count import count
+from localcount.engines.registry import parse_key, table_paths, thin_preferred
+from localcount.engines.thin import kernel as thin
+from localcount.engines.thin import layout as tl
+from localcount.results import records as results
 
 RESULTS = pathlib.Path(__file__).resolve().parent.parent / "results"
-MODES = list(itertools.product(thin.ROW_MODES, thin.THIN_GROUPS))
+MODES = list(itertools.product(tl.ROW_MODES, tl.THIN_GROUPS))
 
 
 @functools.lru_cache(maxsize=None)
@@ -35,13 +39,13 @@ def kernel_count(m):
 @pytest.mark.parametrize("m", range(1, 9))
 @pytest.mark.parametrize("rows,symmetry", MODES)
 def test_thin_equals_reference(m, rows, symmetry):
-    assert thin.count_thin(m, rows, symmetry) == reference(m)
+    assert tl.count_thin(m, rows, symmetry) == reference(m)
 
 
 @pytest.mark.parametrize("m", [9, 10, 11, 12])
 @pytest.mark.parametrize("rows,symmetry", MODES)
 def test_thin_equals_general_kernel(m, rows, symmetry):
-    assert thin.count_thin(m, rows, symmetry) == kernel_count(m)
+    assert tl.count_thin(m, rows, symmetry) == kernel_count(m)
 
 
 def test_row_updates_equal_the_reference_line_step():
@@ -94,30 +98,30 @@ def test_orbit_weights_cover_every_grid_once():
 
 @pytest.mark.parametrize("bits", [0, 3, 7])
 def test_shards_add_up_and_rerun_alone(bits):
-    lay = thin.thin_layout(7, bits)
-    parts = [shards.compute_shard(lay, s) for s in range(lay.shards)]
+    lay = tl.ThinLayout.make(7, bits)
+    parts = [lay.compute(s) for s in range(lay.shards)]
     assert sum(parts) == reference(7)
-    assert shards.compute_shard(lay, lay.shards - 1) == parts[-1]
+    assert lay.compute(lay.shards - 1) == parts[-1]
 
 
 def test_keys_round_trip_and_bad_layouts_are_refused():
-    for lay in (thin.thin_layout(19), thin.thin_layout(19, 14, "word", "none")):
-        assert shards.parse_key(lay.key) == lay
-    assert thin.thin_layout(19).key == "2x19-thin1-tab-s15-sym"
-    for bad in [dict(m=0), dict(m=thin.MAX_THIN_M + 1), dict(m=5, bits=6), dict(m=5, rows="dp"), dict(m=5, symmetry="square")]:
+    for lay in (tl.ThinLayout.make(19), tl.ThinLayout.make(19, 14, "word", "none")):
+        assert parse_key(lay.key) == lay
+    assert tl.ThinLayout.make(19).key == "2x19-thin1-tab-s15-sym"
+    for bad in [dict(m=0), dict(m=tl.MAX_THIN_M + 1), dict(m=5, bits=6), dict(m=5, rows="dp"), dict(m=5, symmetry="square")]:
         with pytest.raises(ValueError):
-            thin.thin_layout(**bad)
+            tl.ThinLayout.make(**bad)
     with pytest.raises(ValueError):
-        thin.count_thin_shard(thin.thin_layout(5, 2), 4)
+        thin.count_thin_shard(tl.ThinLayout.make(5, 2), 4)
 
 
 def test_thin_is_preferred_for_two_long_rows_only():
-    assert thin.preferred(2, 14) and thin.preferred(17, 2)
-    assert not thin.preferred(2, 13) and not thin.preferred(3, 14) and not thin.preferred(1, 20)
+    assert thin_preferred(2, 14) and thin_preferred(17, 2)
+    assert not thin_preferred(2, 13) and not thin_preferred(3, 14) and not thin_preferred(1, 20)
 
 
 def test_estimate_is_positive():
-    assert thin.estimate_thin_seconds(thin.thin_layout(10), samples=4) > 0
+    assert thin.estimate_thin_seconds(tl.ThinLayout.make(10), samples=4) > 0
 
 
 def _cli(*args, stdin=""):
@@ -161,8 +165,10 @@ def test_cli_thin_bad_input_exits_2(args, message):
 
 def test_table_counts_a_thin_size_by_two_paths(tmp_path, monkeypatch):
     """With the thin counter preferred from 2x9 on, table records both thin paths and they agree with the kernel."""
-    monkeypatch.setattr(thin, "preferred", lambda n, m: min(n, m) == 2 and max(n, m) >= 9)
-    a, b = table.paths(2, 9)
+    from localcount.engines import registry
+
+    monkeypatch.setattr(registry, "thin_preferred", lambda n, m: min(n, m) == 2 and max(n, m) >= 9)
+    a, b = table_paths(2, 9)
     assert a.key != b.key and {a.rows, b.rows} == {"table", "word"} and a.bits != b.bits
     res = tmp_path / "results"
     status = table.main(["--sizes", "2x9", "--results", str(res), "--checkpoint-dir", str(tmp_path / "ck"), "--readme", str(tmp_path / "R.md")])
@@ -179,4 +185,4 @@ def test_thin_equals_recorded_general_kernel_counts_slow(m):
     """Against the counts in results/ made by two runs of the general kernel (n×m and m×n)."""
     recorded = {(r.n, r.m): r for r in results.read_table(RESULTS)}[(2, m)]
     assert not any("thin" in key for key in recorded.layouts.split(";"))
-    assert thin.count_thin(m) == recorded.count
+    assert tl.count_thin(m) == recorded.count

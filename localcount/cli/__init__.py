@@ -1,0 +1,54 @@
+"""The command line: ``python -m localcount [COMMAND] ...``; one module per command, ``common`` for what they share.
+
+* ``count`` — the count (no command word): ``python -m localcount 5``;
+* ``checkpoints`` — ``merge`` and ``status``;
+* ``table`` — both paths of a range of sizes into results/;
+* ``stats`` — uniqueness, difficulty and stuck grids of one size;
+* ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``.
+
+stdout carries data only; diagnostics go to stderr as ``localcount: ...``.
+Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
+error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
+
+Top layer: may import every package.  A command module is imported only
+when its command runs, so ``--help``, ``status``, ``merge``, ``examples``,
+``convert``, ``explain`` and ``solve`` never load numba.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+#: Command word -> "module:function:parser function" in this package (no command word: the count).
+COMMANDS = {
+    "merge": "checkpoints:merge_main:merge_parser",
+    "status": "checkpoints:status_main:status_parser",
+    "table": "table:main:parser",
+    "stats": "stats:main:parser",
+    "solve": "puzzles:solve_main:solve_parser",
+    "explain": "puzzles:explain_main:explain_parser",
+    "examples": "puzzles:examples_main:examples_parser",
+    "convert": "puzzles:convert_main:convert_parser",
+}
+COUNT = "count:main:parser"
+
+
+def _command(argv: list) -> tuple:
+    """(module, function name, parser name, the command's own arguments) for a command line."""
+    spec = COMMANDS.get(argv[0]) if argv else None
+    name, func, parser = (spec or COUNT).split(":")
+    return importlib.import_module(f"{__name__}.{name}"), func, parser, argv[1:] if spec else argv
+
+
+def parser_for(argv) -> tuple:
+    """(argparse parser, its arguments) of a command line, without running it (to check documented commands)."""
+    module, _, parser, rest = _command(list(argv))
+    return getattr(module, parser)(), rest
+
+
+def main(argv=None) -> int:
+    """Entry point; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    module, func, _, rest = _command(argv)
+    return getattr(module, func)(rest)

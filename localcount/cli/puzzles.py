@@ -1,0 +1,224 @@
+"""``solve``, ``explain``, ``examples`` and ``convert``: the commands for one puzzle at a time.
+
+    python -m localcount solve puzzle.non            # or '-' for stdin, or a shipped example's name
+    python -m localcount solve --trace puzzle.txt    # every deduction, line by line
+    python -m localcount explain --grid 1010/0100/1010/0011
+    python -m localcount examples
+    python -m localcount convert puzzle.xml --to non
+
+stdout gets the pictures and verdicts; errors go to stderr.  Exit status:
+0 done (whatever the verdict), 2 bad input (with the file's line number
+where there is one), 1 a file that cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from ..clues import parse_grid
+from ..puzzle import examples, formats, logic, pictures, search
+from ..puzzle.sat import search_sat
+from ..puzzle.model import Puzzle, PuzzleError
+from ..util.files import write_atomic
+from ..util.messages import say
+
+
+def load(source: str, fmt: str | None = None) -> Puzzle:
+    """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable."""
+    if source == "-":
+        return formats.parse(sys.stdin.read(), fmt, "<stdin>")
+    path = pathlib.Path(source)
+    if not path.exists() and examples.exists(source):
+        return examples.load(source)
+    try:
+        text = path.read_text()
+    except OSError as err:
+        hint = " (nor a shipped example: see python -m localcount examples)" if not path.suffix else ""
+        raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{source} is not a text file") from None
+    return formats.parse(text, fmt, source)
+
+
+def _step_cells(p, step) -> str:
+    """Which cells of its line a step decided, e.g. 'filled 1 4, empty 2' (1-based positions along the line)."""
+    def positions(mask):
+        cells = [k for k in range(p.n * p.m) if mask >> k & 1]
+        along = [k % p.m + 1 for k in cells] if step.line.startswith("row") else [k // p.m + 1 for k in cells]
+        return " ".join(map(str, along))
+
+    parts = [f"{what} {positions(mask)}" for what, mask in (("filled", step.filled), ("empty", step.empty)) if mask]
+    return ", ".join(parts)
+
+
+def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> object:
+    """Run local logic, print its verdict and picture; the outcome (``steps`` gets its steps)."""
+    steps = [] if steps is None else steps
+    out = search.local(p, steps)
+    if trace:
+        filled = empty = 0
+        for k, s in enumerate(steps, 1):
+            filled |= s.filled
+            empty |= s.empty
+            print(f"step {k}: {s.line}: {_step_cells(p, s)}")
+            if replay:
+                print(pictures.draw(p, filled, empty))
+    what = {logic.SOLVED: "solved by local logic", logic.STUCK: "stuck: local logic leaves unknown cells"}
+    if out.status == logic.CONTRADICTION:
+        print(f"contradiction: {out.line} has no pattern that fits its clue and the known cells")
+    else:
+        print(what[out.status] + f" ({len(steps)} line steps)")
+    print(pictures.draw(p, out.filled, out.empty), end="")
+    return out
+
+
+def solve_parser() -> argparse.ArgumentParser:
+    """The arguments of ``solve``."""
+    ap = argparse.ArgumentParser(prog="python -m localcount solve", description="Solve one puzzle: local logic, then a complete search.")
+    ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
+    ap.add_argument("--format", choices=formats.FORMATS, help="the file's format (default: from its suffix or content)")
+    ap.add_argument("--trace", action="store_true", help="list every deduction of local logic, line by line")
+    ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
+    ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
+    ap.add_argument("--png", metavar="FILE", help="write a picture: the solution if found, else what local logic knows")
+    ap.add_argument("--gif", metavar="FILE", help="write local logic's deductions as an animated GIF, one frame per line step")
+    ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
+    ap.add_argument(
+        "--method",
+        choices=["search", "sat"],
+        default="search",
+        help="search: branch and propagate (default); sat: CNF with python-sat (pip install 'localcount[sat]')",
+    )
+    ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
+    return ap
+
+
+def explain_parser() -> argparse.ArgumentParser:
+    """The arguments of ``explain``."""
+    ap = argparse.ArgumentParser(prog="python -m localcount explain", description="Clues of a grid and what local logic makes of them.")
+    ap.add_argument("--grid", required=True, help="rows of 0/1 separated by '/', e.g. 1010/0100/1010/0011")
+    ap.add_argument("--replay", action="store_true", help="draw the grid after every step")
+    return ap
+
+
+def examples_parser() -> argparse.ArgumentParser:
+    """The arguments of ``examples``."""
+    return argparse.ArgumentParser(prog="python -m localcount examples", description="List the shipped puzzles.")
+
+
+def convert_parser() -> argparse.ArgumentParser:
+    """The arguments of ``convert``."""
+    ap = argparse.ArgumentParser(prog="python -m localcount convert", description="Convert a puzzle between formats.")
+    ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
+    ap.add_argument("--to", required=True, choices=formats.FORMATS, help="the output format")
+    ap.add_argument("--format", choices=formats.FORMATS, help="the input format (default: guessed)")
+    ap.add_argument("-o", "--output", help="write here instead of stdout")
+    return ap
+
+
+def solve_main(argv) -> int:
+    """``solve``: local logic, then the complete search."""
+    args = solve_parser().parse_args(argv)
+    limit = args.limit if args.limit is not None else (100 if args.all else 2)
+    try:
+        if limit < 1:
+            raise PuzzleError(f"--limit must be at least 1, got {limit}")
+        if args.max_nodes is not None and args.max_nodes < 1:
+            raise PuzzleError(f"--max-nodes must be at least 1, got {args.max_nodes}")
+        p = load(args.source, args.format)
+    except PuzzleError as err:
+        say(f"error: {err}")
+        return 2
+    title = f"{p.title} " if p.title else ""
+    print(f"{title}({p.n} rows x {p.m} columns)")
+    steps = []
+    out = _local_report(p, args.trace, args.replay, steps)
+    if args.gif and _write_picture(args.gif, lambda: pictures.gif(p, steps)):
+        return 1
+    if out.status == logic.SOLVED:
+        print("unique: local logic only deduces what every solution shares, so this is the only one")
+        return 1 if args.png and _write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
+    if args.method == "sat":
+        try:
+            found = search_sat(p, limit)
+        except PuzzleError as err:
+            say(f"error: {err}")
+            return 2
+        print(f"sat: {found.verdict} ({found.nodes} SAT calls{'' if found.complete else ', stopped at the limit'})")
+    else:
+        found = search.search(p, limit, args.max_nodes)
+        print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
+    shown = found.solutions if args.all else found.solutions[:2]
+    for k, g in enumerate(shown, 1):
+        print(f"solution {k}:")
+        print(pictures.grid_only(p.n, p.m, g), end="")
+    if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
+        say("warning: the file's goal is not among the solutions")
+    if args.png:
+        full = (1 << (p.n * p.m)) - 1
+        shown = (found.solutions[0], full & ~found.solutions[0]) if found.solutions else (out.filled, out.empty)
+        if _write_picture(args.png, lambda: pictures.png(p, *shown)):
+            return 1
+    return 0
+
+
+def _write_picture(path: str, make) -> bool:
+    """Write ``make()``'s bytes to ``path``; True (after saying why) if it failed."""
+    try:
+        data = make()
+    except ImportError:
+        say("error: pictures need Pillow: pip install 'localcount[pictures]'")
+        return True
+    try:
+        write_atomic(path, data)
+    except OSError as err:
+        say(f"error: cannot write {path}: {err.strerror}")
+        return True
+    return False
+
+
+def explain_main(argv) -> int:
+    """``explain --grid``: a grid's clues, local logic step by step, where it gets stuck."""
+    args = explain_parser().parse_args(argv)
+    try:
+        grid, n, m = parse_grid(args.grid)
+    except ValueError as err:
+        say(f"error: {err}")
+        return 2
+    p = formats.from_grid(grid, n, m)
+    print(f"a {n}x{m} grid; its clues:")
+    print(formats.format_txt(p), end="")
+    out = _local_report(p, True, args.replay)
+    if out.status == logic.STUCK:
+        unknown = n * m - bin(out.known).count("1")
+        print(f"{unknown} cells unknown; no line alone can decide any of them")
+    return 0
+
+
+def examples_main(argv) -> int:
+    """``examples``: the shipped puzzles."""
+    examples_parser().parse_args(argv)
+    for name, p in examples.catalogue():
+        print(f"{name:<14} {p.n:>2}x{p.m:<2}  {p.title}")
+    return 0
+
+
+def convert_main(argv) -> int:
+    """``convert SRC --to FMT``: between puzzle formats."""
+    args = convert_parser().parse_args(argv)
+    try:
+        text = formats.format_puzzle(load(args.source, args.format), args.to)
+    except PuzzleError as err:
+        say(f"error: {err}")
+        return 2
+    if args.output:
+        try:
+            write_atomic(args.output, text)
+        except OSError as err:
+            say(f"error: cannot write {args.output}: {err.strerror}")
+            return 1
+    else:
+        print(text, end="")
+    return 0

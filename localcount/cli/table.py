@@ -1,0 +1,181 @@
+"""``python -m localcount table``: count every size of a range, twice, into results/.
+
+Each size n ≤ m is run by two independent code paths
+(``engines.registry.table_paths``; with ``--stats``, ``stats_paths``); a
+path already recorded is not run again.  Every run is sharded and
+checkpointed, so the command resumes after any stop, and is recorded with
+its provenance in ``results/runs.csv`` (``stats-runs.csv``); two runs of a
+size that disagree stop the command (``results.records.ConflictError``).
+Then the generated files are rendered (``results.publish``).
+
+stdout gets one line ``n m count`` per size once its runs agree (with
+``--stats``: ``n m solvable unique stuck max-rounds``); progress, estimates
+and skips go to stderr.  With ``--scheduler ADDRESS`` or ``--dask-local N``
+the shards run as Dask tasks into the same checkpoints, and a run's
+provenance names the cluster's worker threads and CPUs instead of this
+machine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+
+from ..engines import registry
+from ..engines.base import check_size
+from ..engines.stats.measures import InconsistentStats
+from ..orchestration.checkpoint import CheckpointError, default_dir, work_and_machines
+from ..orchestration.cluster import ClusterError
+from ..orchestration.runner import Stopped, run, setup_logging
+from ..results import publish, records
+from ..util.messages import format_seconds, say
+from ..util.provenance import this_command
+from .common import UsageError, add_cluster_options, check_jobs, cluster_args, workers
+
+#: Sizes up to this many cells are not estimated before they run (well under a second each).
+NO_ESTIMATE_CELLS = 20
+
+
+def sizes_up_to(max_cells: int, min_cells: int = 0) -> list:
+    """Every n×m with 1 ≤ n ≤ m and min_cells ≤ n·m ≤ max_cells, and 0×0 if min_cells is 0, by cells then n."""
+    out = [(0, 0)] if min_cells <= 0 <= max_cells else []
+    out += [(n, m) for n in range(1, max_cells + 1) for m in range(n, max_cells // n + 1) if n * m >= min_cells]
+    return sorted(out, key=lambda s: (s[0] * s[1], s))
+
+
+def parse_sizes(text: str) -> list:
+    """'3x12,4x10,6' -> [(3, 12), (4, 10), (6, 6)], each as n ≤ m."""
+    out = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*", item)
+        if not match:
+            raise ValueError(f"sizes look like 3x12,4x10,6 (n x m, or n for a square); got {item!r}")
+        n = int(match.group(1))
+        m = int(match.group(2)) if match.group(2) else n
+        out.append((min(n, m), max(n, m)))
+    return out
+
+
+def parser() -> argparse.ArgumentParser:
+    """The table command's arguments."""
+    p = argparse.ArgumentParser(
+        prog="python -m localcount table",
+        description="Count every size n <= m of a range by two independent code paths; record the runs with "
+        "their provenance in results/ and regenerate the files made from them.",
+    )
+    p.add_argument("--max-cells", type=int, help="every n x m with n <= m and n*m up to this")
+    p.add_argument("--min-cells", type=int, default=0, help="skip sizes with fewer cells (default 0)")
+    p.add_argument("--sizes", help="these sizes instead, e.g. 3x12,4x10,6")
+    p.add_argument("--paths", type=int, choices=[1, 2], default=2, help="independent runs per size (default 2)")
+    p.add_argument(
+        "--max-estimate",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="skip runs estimated to take longer than this (they are listed; default: no limit)",
+    )
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
+    p.add_argument("--results", default="results", help="the results directory (default: ./results)")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="run 'stats' (uniqueness, rounds, stuck grids) for the sizes instead of counting, into "
+        "results/stats-runs.csv and stats.csv (sizes whose lines all fit the line tables)",
+    )
+    p.add_argument("--render", action="store_true", help="only regenerate the files made from results/")
+    add_cluster_options(p)
+    p.add_argument("--readme", default="README.md", help="project README whose known-values table is regenerated")
+    return p
+
+
+def main(argv) -> int:
+    """The ``table`` command; returns the exit status."""
+    args = parser().parse_args(argv)
+    try:
+        if args.render and args.max_cells is None and args.sizes is None:
+            return publish.render(args.results, args.readme)
+        if args.max_cells is None and args.sizes is None:
+            raise ValueError("give --max-cells N, --sizes LIST or --render")
+        sizes = parse_sizes(args.sizes) if args.sizes else sizes_up_to(args.max_cells, args.min_cells)
+        for n, m in sizes:
+            check_size(n, m)
+        check_jobs(args.jobs)
+        dask = cluster_args(args)
+        records.read_runs(args.results)  # a damaged runs file stops us before any work
+    except (ValueError, UsageError) as err:
+        say(f"error: {err}")
+        return 2
+    setup_logging(None, quiet=True)
+    command = this_command(["table", *argv])
+    status = 0
+    skipped = []
+    try:
+        with workers(dask, args.jobs or os.cpu_count() or 1) as pool:
+            for n, m in sizes:
+                summary, skips, stop = _run_size(n, m, args, pool, command)
+                skipped += skips
+                if stop:
+                    status = stop
+                    if stop >= 128:  # interrupted: resume with the same command
+                        break
+                if summary is not None:
+                    print(n, m, *summary, flush=True)
+    except (records.ConflictError, InconsistentStats, ClusterError) as err:
+        say(f"error: {err}")
+        return 1
+    if skipped:
+        say("not counted: " + "; ".join(skipped))
+    publish.render(args.results, args.readme, quiet=True)
+    return status
+
+
+def _paths(n: int, m: int, args) -> list:
+    """The layouts to run for n×m: its counting paths, or its stats paths with ``--stats``."""
+    return (registry.stats_paths if args.stats else registry.table_paths)(n, m)[: args.paths]
+
+
+def _run_size(n: int, m: int, args, pool, command: str):
+    """Run the missing paths of n×m: (its summary if every path agrees, else None; [what was not run]; exit status)."""
+    kind = "stats" if args.stats else "count"
+    runs = records.read_kind(args.results, kind)
+    done = [r for r in runs if r.size == (n, m)]
+    if len(done) >= args.paths:  # recorded before, perhaps by paths chosen by an older version
+        return done[0].summary, [], 0
+    try:
+        layouts = _paths(n, m, args)
+    except ValueError as err:  # stats cannot do this size
+        return None, [f"{n}x{m} stats: {err}"], 0
+    recorded = {r.layout: r for r in runs}
+    summaries, skips = set(), []
+    directory = args.checkpoint_dir or default_dir()
+    for lay in layouts:
+        if lay.key in recorded:
+            summaries.add(recorded[lay.key].summary)
+            continue
+        one_core = None  # estimated seconds on one core
+        if (args.max_estimate is not None or pool.client) and n * m > NO_ESTIMATE_CELLS:
+            one_core = lay.estimate_one_core()
+        if args.max_estimate is not None and one_core is not None and one_core / pool.jobs > args.max_estimate:
+            skips.append(f"{lay.key} (estimated {format_seconds(one_core / pool.jobs)})")
+            continue
+        say(f"{'stats of' if args.stats else 'counting'} {lay.n}x{lay.m} ({lay.key}) on {pool.jobs} {pool.what}")
+        start = time.perf_counter()
+        try:
+            out = run(lay, directory, pool.jobs, execute=pool.execute(lay, one_core))
+        except Stopped as stop:
+            skips.append(f"{lay.key} stopped ({stop}); {stop.saved} of {stop.shards} shards saved, rerun to resume")
+            return None, skips, stop.exit_status
+        except CheckpointError as err:
+            skips.append(f"{lay.key}: {err}")
+            return None, skips, 1
+        wall = time.perf_counter() - start
+        compute, cpu = work_and_machines(out.path)
+        recorded_run = records.record(args.results, lay, lay.finish(out.total), wall, compute, pool.jobs, command, cpu)
+        summaries.add(recorded_run.summary)
+        say(f"{lay.key}: {recorded_run.gave} in {wall:.1f} s ({compute:.1f} s summed over shards)")
+    if len(summaries) != 1 or skips:
+        return None, skips, 0
+    return summaries.pop(), skips, 0

@@ -1,0 +1,12 @@
+"""The ways of counting, each behind one interface (``base.Layout``), and the registry that names them.
+
+* ``base`` — the interface every engine's layout provides, size checks, symmetry group ids;
+* ``registry`` — the engines by name, checkpoint keys to layouts, and the one policy that
+  chooses the engine and paths for a size (count command, ``table``, scripts);
+* ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
+* ``thin`` — the 2×m counter;
+* ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids).
+
+Engines may import ``lines``, ``clues`` and ``util``, never orchestration, results or cli,
+and not each other.  Importing this package, ``base`` or ``registry`` loads no engine.
+"""

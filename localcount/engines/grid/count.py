@@ -1,0 +1,229 @@
+"""Public counting API: validate sizes, prepare tables, run the kernels.
+
+``count(n, m)`` is the number of n×m grids whose clues are locally solvable.
+``solve_grids(grids, n, m)`` runs the same propagation on given grids and
+returns each verdict and final known mask (used by the tests against the
+pure-Python reference, and by anyone inspecting single grids).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, spread_table
+from ..base import GROUP_IDS, MAX_CELLS, check_size, symmetry_group  # noqa: F401 (MAX_CELLS: part of this API)
+from . import kernel, specialize
+
+#: The enumeration index is split into 2^UNIT_PREFIX_BITS units (fewer for
+#: small grids); a unit is the smallest piece of work handed to a thread.
+UNIT_PREFIX_BITS = 12
+#: Sizes with at least this many cells count with kernels generated for their
+#: size (``specialize``, about 2.5x faster); smaller ones are not worth a
+#: compilation each and use the plain kernel.
+SPECIALIZE_MIN_CELLS = 20
+
+#: Symmetry groups by name (see kernel.py): "auto" is "square" for squares, else "flips".
+GROUPS = GROUP_IDS
+#: Aim for progress updates about this often (``count_threaded``).
+BATCH_SECONDS = 3.0
+
+_NO_TABLE = np.zeros(1, np.uint16)
+_NO_SPREAD = np.zeros((1, 1), np.uint64)
+
+
+@dataclass(frozen=True)
+class Context:
+    """The kernel's read-only inputs for one size: tables and which ones exist."""
+
+    n: int
+    m: int
+    rtab: np.ndarray
+    ctab: np.ndarray
+    rspread: np.ndarray
+    cspread: np.ndarray
+    flags: tuple
+    specialized: bool  # count with the kernel generated for this size
+    columns: str | None = None  # its column mode (specialize.COLUMN_MODES)
+
+    @property
+    def spec(self):
+        """The generated module for this size (compiled on first use), or None."""
+        return specialize.module(self.n, self.m, self.columns) if self.specialized else None
+
+    def spec_args(self) -> tuple:
+        """Arguments of the generated kernels after (unit(s), inner_bits, group)."""
+        return self.rtab, self.ctab, self.rspread, self.cspread
+
+    def args(self) -> tuple:
+        """Positional kernel arguments after (n, m, ...)."""
+        return self.rtab, self.ctab, self.rspread, self.cspread, self.flags
+
+
+@functools.lru_cache(maxsize=16)
+def context(
+    n: int, m: int, table_max: int = TABLE_MAX_LEN, spread_max: int = SPREAD_MAX_LEN, specialized: bool | None = None
+) -> Context:
+    """Tables for counting n×m grids; lines longer than table_max use the line solvers (linesolve).
+
+    ``specialized``: count with the kernel generated for n×m (None: when the
+    size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
+    """
+    check_size(n, m)
+    flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
+    columns = specialize.column_mode(n, m, table_max, spread_max)
+    can = columns is not None
+    if specialized is None:
+        specialized = can and n * m >= SPECIALIZE_MIN_CELLS
+    elif specialized and not can:
+        raise ValueError(f"no specialised kernel for {n}x{m} with table_max={table_max}, spread_max={spread_max}")
+    return Context(
+        n,
+        m,
+        line_table(m) if flags[0] else _NO_TABLE,
+        line_table(n) if flags[1] else _NO_TABLE,
+        spread_table(n, m) if flags[2] else _NO_SPREAD,
+        spread_table(m, n) if flags[3] else _NO_SPREAD,
+        flags,
+        specialized,
+        columns if specialized else None,
+    )
+
+
+def solve_grids(grids, n: int, m: int, **table_opts) -> tuple:
+    """(status array, known-mask array) for Grid bit masks; status 1 solved, 0 stuck."""
+    ctx = context(n, m, **table_opts)
+    arr = np.asarray([int(g) for g in grids], dtype=np.uint64)
+    if n * m == 0:
+        return np.ones(len(arr), np.int64), np.zeros(len(arr), np.uint64)
+    return kernel._solve_grids(arr, n, m, *ctx.args())
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the 2^(n·m) enumeration indices of a size are cut into units."""
+
+    n: int
+    m: int
+    unit_bits: int  # the index's top unit_bits bits name the unit
+    inner_bits: int  # each unit covers 2^inner_bits indices
+
+    @property
+    def units(self) -> int:
+        """Number of units."""
+        return 1 << self.unit_bits
+
+
+def plan(n: int, m: int, unit_prefix_bits: int = UNIT_PREFIX_BITS) -> Plan:
+    """Split the index space of n×m into at most 2^unit_prefix_bits units."""
+    check_size(n, m)
+    cells = n * m
+    unit_bits = min(cells, unit_prefix_bits)
+    return Plan(n, m, unit_bits, cells - unit_bits)
+
+
+def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_opts) -> np.ndarray:
+    """Weighted solvable counts of the given units, over numba threads if ``parallel``.
+
+    A unit's count depends on the symmetry group (its index layout and
+    weights); only the sum over all units is the same for every group.
+    """
+    ctx = context(p.n, p.m, **table_opts)
+    group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
+    arr = np.asarray(units, dtype=np.int64)
+    if not parallel:
+        return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
+    if ctx.specialized:
+        return ctx.spec.count_units(arr, p.inner_bits, group, *ctx.spec_args())
+    return kernel._count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
+
+
+def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
+    """Weighted solvable count of one unit, in this thread (no numba thread pool)."""
+    ctx = context(p.n, p.m, **table_opts)
+    group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
+    if ctx.specialized:
+        return int(ctx.spec.count_unit(unit, p.inner_bits, group, *ctx.spec_args()))
+    return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
+
+
+def estimate_seconds(
+    n: int, m: int, symmetry=True, parallel: bool = True, samples: int = 64, block_bits: int = 12, **table_opts
+) -> float:
+    """Expected wall time of ``count`` with the current numba threads, or of
+    one thread if not ``parallel`` (compile excluded).
+
+    Times the kernel on a random sample of small blocks of consecutive
+    enumeration indices (2^block_bits each), so the sample sees the same
+    symmetry skips and the same locality as the real run.
+    """
+    check_size(n, m)
+    if n * m == 0:
+        return 0.0
+    fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))
+    rng = np.random.default_rng(1)
+    units = rng.integers(0, fine.units, size=min(samples, fine.units))
+    count_units(fine, units[:1], symmetry, parallel, **table_opts)  # compile / load from cache first
+    start = time.perf_counter()
+    count_units(fine, units, symmetry, parallel, **table_opts)
+    return (time.perf_counter() - start) * fine.units / len(units)
+
+
+def count(
+    n: int,
+    m: int,
+    *,
+    symmetry=True,
+    batch: int = 64,
+    progress=None,
+    unit_prefix_bits: int = UNIT_PREFIX_BITS,
+    **table_opts,
+) -> int:
+    """Number of n×m grids whose clues are locally solvable.
+
+    ``symmetry``: True or "auto" (the square's 8 symmetries for squares, the
+    flips otherwise), "flips", "square", or False / "none" (every grid).
+    ``progress(done_units, total_units, elapsed_seconds)`` is called after
+    each batch of units.  Units run in a fixed shuffled order so that every
+    batch is a fair sample and early rates predict the total time.
+    """
+    check_size(n, m)
+    if n * m == 0:
+        return 1  # the one empty grid has no unknown cell: solved
+    p = plan(n, m, unit_prefix_bits)
+    order = np.random.default_rng(0).permutation(p.units)
+    total = 0
+    start = time.perf_counter()
+    for lo in range(0, p.units, batch):
+        counts = count_units(p, order[lo : lo + batch], symmetry, **table_opts)
+        total += sum(int(c) for c in counts)  # Python ints: no overflow
+        if progress is not None:
+            progress(min(lo + batch, p.units), p.units, time.perf_counter() - start)
+    return total
+
+
+def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=None) -> tuple:
+    """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about BATCH_SECONDS.
+
+    ``progress(grids_done)``; ``estimate``: expected wall time on ``jobs`` threads, if known.
+    """
+    import numba
+
+    threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    if n * m == 0:
+        return count(n, m, symmetry=symmetry), threads
+    p = plan(n, m)
+    batch = 64
+    if estimate is not None:
+        per_unit = estimate * threads / p.units  # one thread's seconds per unit
+        batch = max(threads, min(p.units, int(threads * BATCH_SECONDS / max(per_unit, 1e-9))))
+
+    def units_done(done, *_):
+        if progress is not None:
+            progress(done << p.inner_bits)
+
+    return count(n, m, symmetry=symmetry, batch=batch, progress=units_done), threads

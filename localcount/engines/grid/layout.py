@@ -1,0 +1,145 @@
+"""The general kernel's runs: shards of the 2^(n·m) enumeration indices.
+
+Shard s (0 <= s < 2^bits) is every index whose top ``bits`` bits equal s.
+The kernel's index layout puts the border rows (row 0, then row n-1) in the
+top bits, so a shard is a set of border values and composes with the
+symmetry reduction: the symmetry-weighted counts of the shards add up to the
+exact total.  Shards never talk to each other; any shard can be re-run alone.
+
+No numba here: the kernels are imported when a shard is computed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..base import GROUP_IDS, Layout, check_size, symmetry_group
+
+#: Bump when a change to the counting logic could change a shard's count:
+#: checkpoints are keyed by it, so old records are never mixed in.
+LOGIC_VERSION = 1
+#: A default shard covers about 2^SHARD_GRID_BITS indices ...
+SHARD_GRID_BITS = 22
+#: ... and there are at least 2^MIN_SHARD_BITS shards (if the size has that many grids) ...
+MIN_SHARD_BITS = 8
+#: ... and at most 2^DEFAULT_MAX_SHARD_BITS (a checkpoint line per shard: 7x7 gets 2^20 lines).
+DEFAULT_MAX_SHARD_BITS = 20
+#: --shard-bits may go up to this (the parent keeps a record per shard in memory).
+MAX_SHARD_BITS = 24
+#: Key suffix of each symmetry group (shard counts differ between groups).
+_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
+_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)$")
+
+
+def default_bits(n: int, m: int) -> int:
+    """Shard bits for a size: about 2^SHARD_GRID_BITS grids per shard, within the bounds above."""
+    cells = n * m
+    return min(cells, DEFAULT_MAX_SHARD_BITS, max(MIN_SHARD_BITS, cells - SHARD_GRID_BITS))
+
+
+@dataclass(frozen=True)
+class GridLayout(Layout):
+    """Everything that determines the count of each shard of the general kernel."""
+
+    n: int
+    m: int
+    bits: int  # 2^bits shards
+    symmetry: str = "flips"  # the group: "none", "flips" or "square" (symmetry_group)
+    version: int = LOGIC_VERSION
+
+    @classmethod
+    def make(cls, n: int, m: int, bits: int | None = None, symmetry=True) -> GridLayout:
+        """The checked layout of n×m with 2^bits shards (default: ``default_bits``); ``symmetry`` as for ``count.count``."""
+        check_size(n, m)
+        if bits is None:
+            bits = default_bits(n, m)
+        if not 0 <= bits <= min(n * m, MAX_SHARD_BITS):
+            raise ValueError(f"shard bits must be between 0 and {min(n * m, MAX_SHARD_BITS)} for {n}x{m}, got {bits}")
+        return cls(n, m, bits, symmetry_group(n, m, symmetry))
+
+    @classmethod
+    def from_key(cls, key: str):
+        """The layout named by ``key``, or None."""
+        match = _KEY.match(key)
+        if not match:
+            return None
+        n, m, version, bits, suffix = match.groups()
+        group = {v: k for k, v in _SUFFIX.items()}[suffix]
+        return cls(int(n), int(m), int(bits), group, int(version))
+
+    @property
+    def key(self) -> str:
+        """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym'."""
+        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
+
+    @property
+    def code_path(self) -> str:
+        """What makes two runs independent (orientation and group, not shard bits): e.g. '5x6-sym'."""
+        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}"
+
+    @property
+    def shards(self) -> int:
+        """Number of shards."""
+        return 1 << self.bits
+
+    @property
+    def grids_per_shard(self) -> int:
+        """Enumeration indices per shard."""
+        return 1 << (self.n * self.m - self.bits)
+
+    def compute(self, shard: int) -> int:
+        """Symmetry-weighted count of one shard (serial kernel, in this process)."""
+        if self.n * self.m == 0:
+            return 1  # the one empty grid: one shard, solved
+        from .count import count_unit, plan
+
+        return count_unit(plan(self.n, self.m, self.bits), shard, self.symmetry)
+
+    def warm(self, parallel: bool = False) -> None:
+        """Compile or load the kernels of this size: one enumeration index each."""
+        if self.n * self.m == 0:
+            return
+        from .count import count_unit, count_units, plan
+
+        tiny = plan(self.n, self.m, unit_prefix_bits=self.n * self.m)
+        count_unit(tiny, 0, self.symmetry)
+        if parallel:
+            count_units(tiny, [0], self.symmetry, parallel=True)
+
+    def estimate_one_core(self) -> float:
+        """Expected seconds of the whole layout on one core (compile excluded)."""
+        from .count import estimate_seconds
+
+        return estimate_seconds(self.n, self.m, self.symmetry, parallel=False)
+
+    def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
+        """(count, threads): numba threads over units of work, in batches of about BATCH_SECONDS."""
+        from .count import count_threaded
+
+        return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate)
+
+    def shard_work(self):
+        """Enumeration indices each shard really visits, as an array over shards.
+
+        The kernel skips every border that is not its orbit's representative
+        (``kernel`` module doc), so under symmetry most shards do little or no
+        work: what a campaign costs is this work times the time per index.
+        """
+        import numpy as np
+
+        from .kernel import _representatives
+
+        cells = self.n * self.m
+        if cells == 0:
+            return np.ones(1, np.int64)
+        if self.symmetry == "square":
+            low = (self.n - 2) ** 2  # the interior's bits (kernel: SQUARE layout)
+        else:
+            low = (self.n - 2) * self.m if self.n >= 2 else 0
+        border_bits = cells - low
+        reps = _representatives(border_bits, self.n, self.m, GROUP_IDS[self.symmetry]).astype(np.int64)
+        if self.bits <= border_bits:  # a shard is a run of whole borders
+            return reps.reshape(self.shards, -1).sum(axis=1) << low
+        # a shard is a part of one border
+        return np.repeat(reps, 1 << (self.bits - border_bits)) << (cells - self.bits)

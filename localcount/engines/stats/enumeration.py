@@ -1,0 +1,58 @@
+"""The stats enumeration in this process: shards of row-clue groups through the numba kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import GROUP_IDS
+from . import kernel
+from .measures import GRIDS, HIST, SOLVABLE, UNIQUE, Stats, from_vector, width
+from .prepare import check_stats_size, default_depth, oriented, prepare, shard_count
+
+SYMMETRIES = {"flips": GROUP_IDS["flips"], "none": GROUP_IDS["none"]}
+
+
+def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "flips", depth: int | None = None, parallel: bool = True) -> np.ndarray:
+    """The output vectors of the given shards, one row each (``kernel``; add the rows for the total)."""
+    check_stats_size(n, m)
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"stats symmetry must be one of {', '.join(SYMMETRIES)}, got {symmetry!r}")
+    rows, cols, cols_first = oriented(n, m, path)
+    if depth is None:
+        depth = default_depth(n, m, path)
+    arr = np.asarray(shards, np.int64).reshape(-1)
+    out_width = width(n, m)
+    if n * m == 0:
+        # The one empty grid: solved in 0 rounds, unique; a single shard.
+        out = np.zeros((len(arr), out_width), np.int64)
+        out[:, [GRIDS, SOLVABLE, UNIQUE, HIST]] = 1
+        return out
+    prep = prepare(rows, cols)
+    if not 0 <= depth <= rows:
+        raise ValueError(f"depth must be between 0 and {rows}, got {depth}")
+    total = prep.clues**depth
+    if len(arr) and (arr.min() < 0 or arr.max() >= total):
+        raise ValueError(f"shards must be between 0 and {total - 1}")
+    args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.base, prep.max_group, *prep.tables)
+    if parallel:
+        return kernel._stats_shards(arr, *args, out_width)
+    out = np.zeros((len(arr), out_width), np.int64)
+    for i, s in enumerate(arr):
+        kernel._stats_shard(s, *args, out[i])
+    return out
+
+
+def stats_vector(n: int, m: int, path: str = "rows", symmetry: str = "flips", depth: int | None = None) -> tuple:
+    """The summed output vector of every shard of n×m (numba threads over shards), as Python ints."""
+    check_stats_size(n, m)
+    if n * m == 0:
+        return tuple(int(v) for v in stats_shards(n, m, [0], path, symmetry)[0])
+    if depth is None:
+        depth = default_depth(n, m, path)
+    vec = stats_shards(n, m, np.arange(shard_count(n, m, path, depth)), path, symmetry, depth).sum(axis=0, dtype=object)
+    return tuple(int(v) for v in vec)
+
+
+def stats(n: int, m: int, *, path: str = "rows", symmetry: str = "flips", depth: int | None = None) -> Stats:
+    """Every measure of n×m in this process (numba threads over shards)."""
+    return from_vector(n, m, stats_vector(n, m, path, symmetry, depth))

@@ -1,0 +1,215 @@
+"""Numba kernels for ``stats``: grids grouped by their row clues.
+
+No I/O and no validation here (``enumeration.py`` does that).  The grids whose rows
+have the clues (c_0, ..., c_{n-1}) are the product of each clue's row
+patterns; two grids share all their clues exactly when they are in the same
+group and have the same column clues.  So a grid is *uniquely solvable* (its
+clues belong to no other grid) when its column-clue key is met once in its
+group: the kernel enumerates a group, writes one key per grid, sorts the
+keys and counts the singletons.  Each grid also runs local logic (line
+tables, as in ``engines.grid.kernel._propagate_tables``) counting rounds.
+
+Rounds: round k is every row once, then every column once.  Rows are
+independent of each other within a half (a row update reads only the
+row's own cells), so a half's result does not depend on the order of its
+lines.  A solved grid's difficulty is the number of the round in which its
+last cell became known, whether that happened in the round's rows or its
+columns; a round that only confirms the fixpoint is not counted.
+
+A shard fixes the clues of the first ``depth`` rows of the order row 0,
+row n-1, row 1, row 2, ..., row n-2 (its index in base C, the number of
+clues of a row, first row most significant); the kernel runs through the
+clues of the other rows.  Symmetry FLIPS {id, V, H, VH} acts on the pair
+(clue of row 0, clue of row n-1): V swaps them, H reverses both clues.  It
+maps groups to groups and preserves every measure (V reverses the order of
+the rows and of each column's cells, H of each row's cells: a round maps to
+a round), so as in ``engines.grid.kernel`` each clue tuple whose border pair is the least
+of its orbit counts orbit-size times and the others not at all.
+
+Output vector (int64, added into ``out``): see ``measures.VECTOR``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...lines.bits import _mask
+from ..base import GROUP_IDS
+from .measures import GRIDS, HIST, SOLVABLE, SOLVED_NOT_UNIQUE, STUCK_START, UNIQUE  # noqa: F401
+
+SOLVED = 1
+FLIPS = GROUP_IDS["flips"]
+
+
+@njit(cache=True)
+def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
+    """Local logic to the fixpoint, rows first: (solved 0/1, rounds started, known mask in Grid layout).
+
+    The loop of ``kernel._propagate_tables`` with a round counter; kept apart
+    so that the counting fast path stays exactly the code that was measured.
+    """
+    mask_m = _mask(m)
+    mask_n = _mask(n)
+    total = _mask(n * m)
+    mm = np.uint64(m)
+    nn = np.uint64(n)
+    KR = np.uint64(0)
+    KC = np.uint64(0)
+    rounds = 0
+    while True:
+        rounds += 1
+        changed = False
+        for r in range(n):
+            sh = np.uint64(r * m)
+            k = (KR >> sh) & mask_m
+            nk = np.uint64(rtab[(rows[r] << mm) | k])
+            if nk != k:
+                KR |= nk << sh
+                KC |= rspread[r, nk & ~k]
+                changed = True
+        if KR == total:
+            return 1, rounds, KR
+        for c in range(m):
+            sh = np.uint64(c * n)
+            k = (KC >> sh) & mask_n
+            nk = np.uint64(ctab[(cols[c] << nn) | k])
+            if nk != k:
+                KC |= nk << sh
+                KR |= cspread[c, nk & ~k]
+                changed = True
+        if KR == total:
+            return 1, rounds, KR
+        if not changed:
+            return 0, rounds, KR
+
+
+@njit(cache=True)
+def _tuple_weight(clue, n, C, rev, group):
+    """Orbit size of a row-clue tuple's border pair if it is its orbit's least, else 0."""
+    if group != FLIPS:
+        return 1
+    if n == 1:
+        a = clue[0]
+        ra = rev[a]
+        if ra < a:
+            return 0
+        return 1 if ra == a else 2
+    a = clue[0]
+    b = clue[n - 1]
+    code = a * C + b
+    k_v = b * C + a
+    k_h = rev[a] * C + rev[b]
+    k_vh = rev[b] * C + rev[a]
+    if k_v < code or k_h < code or k_vh < code:
+        return 0
+    fixed = 1 + (k_v == code) + (k_h == code) + (k_vh == code)
+    return 4 // fixed
+
+
+@njit(cache=True)
+def _row_order(n):
+    """Rows in shard order: row 0, row n-1, rows 1 .. n-2."""
+    order = np.zeros(max(n, 1), np.int64)
+    if n >= 2:
+        order[1] = n - 1
+        for i in range(2, n):
+            order[i] = i - 1
+    return order
+
+
+@njit(cache=True)
+def _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc):
+    """Add the measures of one row-clue group (unweighted) into ``acc``."""
+    mask_n = _mask(n)
+    pick = np.zeros(n, np.int64)
+    size = 1
+    for r in range(n):
+        size *= pat_start[clue[r] + 1] - pat_start[clue[r]]
+        rows[r] = pats[pat_start[clue[r]]]
+    for g in range(size):
+        colword = np.uint64(0)
+        for r in range(n):
+            colword |= rspread[r, rows[r]]
+        key = 0
+        mult = 1
+        for c in range(m):
+            col = (colword >> np.uint64(c * n)) & mask_n
+            cols[c] = col
+            key += cid_n[col] * mult
+            mult *= base
+        if cols_first:
+            solved, rounds, known = _propagate_rounds(cols, rows, m, n, ctab, rtab, cspread, rspread)
+        else:
+            solved, rounds, known = _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread)
+        if solved:
+            acc[SOLVABLE] += 1
+            acc[HIST + rounds] += 1
+        elif known == 0:
+            acc[STUCK_START] += 1
+        keys[g] = key * 2 + solved
+        # next grid of the group: an odometer over each row's patterns, last row fastest
+        r = n - 1
+        while r >= 0:
+            pick[r] += 1
+            if pick[r] < pat_start[clue[r] + 1] - pat_start[clue[r]]:
+                rows[r] = pats[pat_start[clue[r]] + pick[r]]
+                break
+            pick[r] = 0
+            rows[r] = pats[pat_start[clue[r]]]
+            r -= 1
+    acc[GRIDS] += size
+    part = keys[:size]
+    part.sort()
+    i = 0
+    while i < size:
+        j = i + 1
+        while j < size and (part[j] >> 1) == (part[i] >> 1):
+            j += 1
+        if j == i + 1:
+            acc[UNIQUE] += 1
+        else:
+            for t in range(i, j):
+                acc[SOLVED_NOT_UNIQUE] += part[t] & 1
+        i = j
+
+
+@njit(cache=True)
+def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out):
+    """Add the symmetry-weighted measures of one shard into ``out`` (see module doc)."""
+    C = len(pat_start) - 1
+    order = _row_order(n)
+    clue = np.zeros(n, np.int64)
+    s = shard
+    for i in range(depth - 1, -1, -1):
+        clue[order[i]] = s % C
+        s //= C
+    free = n - depth
+    keys = np.zeros(max_group, np.int64)
+    rows = np.zeros(n, np.uint64)
+    cols = np.zeros(m, np.uint64)
+    acc = np.zeros(len(out), np.int64)
+    tuples = 1
+    for _ in range(free):
+        tuples *= C
+    for t in range(tuples):
+        x = t
+        for i in range(n - 1, depth - 1, -1):
+            clue[order[i]] = x % C
+            x //= C
+        w = _tuple_weight(clue, n, C, rev, group)
+        if w == 0:
+            continue
+        acc[:] = 0
+        _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc)
+        for i in range(len(out)):
+            out[i] += w * acc[i]
+
+
+@njit(cache=True, parallel=True)
+def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, width):
+    """``_stats_shard`` for each shard of an array (one output row each), over numba threads."""
+    out = np.zeros((len(shards), width), np.int64)
+    for i in prange(len(shards)):
+        _stats_shard(shards[i], depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out[i])
+    return out

@@ -1,0 +1,168 @@
+"""The stats enumeration's runs: shard s fixes the clues of ``depth`` rows (see ``kernel``).
+
+A shard's value is the output vector of ``measures.VECTOR`` and the round
+histogram; a run's result is a checked ``measures.Stats``.  No numba here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..base import Layout
+from .measures import Stats, format_json, from_vector, width
+
+#: Bump when a change to the stats kernel could change a shard's vector.
+STATS_VERSION = 1
+_PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
+_SUFFIX = {"none": "all", "flips": "sym"}
+_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)$")
+
+
+def _fibonacci(k: int) -> int:
+    a, b = 0, 1
+    for _ in range(k):
+        a, b = b, a + b
+    return a
+
+
+@dataclass(frozen=True)
+class StatsLayout(Layout):
+    """The shards of a ``stats`` enumeration: shard s fixes the clues of ``depth`` rows (see ``kernel``)."""
+
+    kind: ClassVar[str] = "stats"
+    method: ClassVar[str] = "stats"
+    n: int
+    m: int
+    depth: int
+    path: str = "rows"  # "rows" or "transposed" (prepare.PATHS)
+    symmetry: str = "flips"  # "flips" or "none"
+    version: int = STATS_VERSION
+
+    @classmethod
+    def make(cls, n: int, m: int, depth: int | None = None, path: str = "rows", symmetry: str = "flips") -> StatsLayout:
+        """A checked layout (default depth: ``prepare.default_depth``); ValueError if stats cannot do n×m."""
+        from .prepare import PATHS, check_stats_size, default_depth
+
+        check_stats_size(n, m)
+        if path not in PATHS:
+            raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
+        if symmetry not in _SUFFIX:
+            raise ValueError(f"stats symmetry must be one of {', '.join(_SUFFIX)}, got {symmetry!r}")
+        if depth is None:
+            depth = default_depth(n, m, path) if n * m else 0
+        rows = m if path == "transposed" else n
+        if not 0 <= depth <= rows:
+            raise ValueError(f"depth must be between 0 and {rows} for {n}x{m} ({path}), got {depth}")
+        return cls(n, m, depth, path, symmetry)
+
+    @classmethod
+    def from_key(cls, key: str):
+        """The StatsLayout named by ``key``, or None."""
+        match = _KEY.match(key)
+        if not match:
+            return None
+        n, m, version, depth, path, suffix = match.groups()
+        path = {v: k for k, v in _PATH_SUFFIX.items()}[path]
+        group = {v: k for k, v in _SUFFIX.items()}[suffix]
+        return cls(int(n), int(m), int(depth), path, group, int(version))
+
+    @property
+    def key(self) -> str:
+        """Name of the layout, used for checkpoint files: e.g. '5x5-stats1-d2-rows-sym'."""
+        return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}"
+
+    @property
+    def code_path(self) -> str:
+        """What makes two runs independent (orientation and group, not depth): e.g. '5x5-stats-rows-sym'."""
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}"
+
+    @property
+    def title(self) -> str:
+        """E.g. '5x5-stats-rows'."""
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}"
+
+    @property
+    def clues(self) -> int:
+        """Clues of an enumerated row (F(L+2) for L cells): the base of shard numbers."""
+        return _fibonacci((self.n if self.path == "transposed" else self.m) + 2)
+
+    @property
+    def shards(self) -> int:
+        """Number of shards."""
+        return self.clues**self.depth
+
+    @property
+    def grids_per_shard(self) -> int:
+        """Grids per shard on average (shards differ: this is for progress and rates only)."""
+        return (1 << (self.n * self.m)) // self.shards
+
+    @property
+    def width(self) -> int:
+        """Length of a shard's vector (``measures.width``)."""
+        return width(self.n, self.m)
+
+    def parse_value(self, text: str) -> tuple:
+        """A shard's vector: ``width`` non-negative ints; ValueError if bad."""
+        value = tuple(int(v) for v in text.split(","))
+        if len(value) != self.width or min(value) < 0:
+            raise ValueError(text)
+        return value
+
+    def add(self, values) -> tuple:
+        """Vectors added entry by entry (Python ints: no overflow)."""
+        total = [0] * self.width
+        for v in values:
+            total = [a + int(b) for a, b in zip(total, v)]
+        return tuple(total)
+
+    def finish(self, total) -> Stats:
+        """The checked Stats of the whole enumeration (``measures.InconsistentStats`` if an invariant fails)."""
+        return from_vector(self.n, self.m, total)
+
+    def format_total(self, total) -> str:
+        """The measures as one JSON object."""
+        return format_json(self.finish(total))
+
+    def describe(self, total) -> str:
+        """For stderr."""
+        return "stats"
+
+    def compute(self, shard: int) -> tuple:
+        """One shard's vector (serial kernel, in this process)."""
+        from .enumeration import stats_shards
+
+        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, parallel=False)[0]
+        return tuple(int(v) for v in vec)
+
+    def warm(self, parallel: bool = False) -> None:
+        """Compile or load the kernels and build the tables: the smallest shard (every row's clue fixed)."""
+        from .enumeration import stats_shards
+
+        rows = self.m if self.path == "transposed" else self.n
+        for threaded in (False, True) if parallel else (False,):
+            stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, parallel=threaded)
+
+    def solvable(self, total) -> int:
+        """The locally solvable grids of the enumeration."""
+        return self.finish(total).solvable
+
+    def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
+        """(the total vector, threads): every shard over numba threads."""
+        import numba
+
+        from .enumeration import stats_vector
+
+        threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
+        total = stats_vector(self.n, self.m, self.path, self.symmetry, self.depth)
+        if progress is not None:
+            progress(self.shards * self.grids_per_shard)
+        return total, threads
+
+    def shard_work(self):
+        """Grids per shard: every shard is taken as average (the kernel's groups differ; no finer model yet)."""
+        import numpy as np
+
+        return np.full(self.shards, self.grids_per_shard, np.int64)

@@ -1,0 +1,102 @@
+"""What the stats enumeration needs for one size, before any kernel runs: clue ids, patterns, tables, depth.
+
+numpy only (the line tables of ``lines.tables``); ``enumeration`` runs the kernels on it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...clues import line_clue
+from ...lines import TABLE_MAX_LEN
+from ...lines.tables import clue_ids, line_table, spread_table
+from ..base import check_size
+
+PATHS = ("rows", "transposed")
+#: Largest row-clue group (grids sharing all row clues) a kernel sorts at once: 8 bytes each.
+MAX_GROUP = 1 << 26
+#: Aim for shards of at most about 2^SHARD_GRID_BITS grids, and at least MIN_SHARDS of them.
+SHARD_GRID_BITS = 24
+MIN_SHARDS = 64
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The kernel's read-only inputs for one enumerated orientation (n rows of m cells)."""
+
+    n: int
+    m: int
+    pat_start: np.ndarray  # clue id c's row patterns are pats[pat_start[c]:pat_start[c + 1]]
+    pats: np.ndarray
+    rev: np.ndarray  # clue id of the reversed clue
+    cid_n: np.ndarray  # column pattern -> clue id
+    base: int  # number of column clues
+    max_group: int  # the largest product of pattern counts over the rows
+    tables: tuple  # rtab, ctab, rspread, cspread
+
+    @property
+    def clues(self) -> int:
+        """Number of row clues (C: shards are numbered in base C)."""
+        return len(self.pat_start) - 1
+
+
+def check_stats_size(n: int, m: int) -> None:
+    """Raise ValueError unless ``stats`` supports n×m (either orientation must fit)."""
+    check_size(n, m)
+    if max(n, m) > TABLE_MAX_LEN:
+        raise ValueError(f"stats needs lines of at most {TABLE_MAX_LEN} cells (line tables); {n}x{m} has {max(n, m)}")
+
+
+@functools.lru_cache(maxsize=8)
+def prepare(n: int, m: int) -> Prepared:
+    """Row patterns by clue, clue ids and line tables for enumerating n×m by row clues."""
+    check_stats_size(n, m)
+    rid = clue_ids(m)
+    C = int(rid.max()) + 1
+    order = np.argsort(rid, kind="stable")
+    counts = np.bincount(rid, minlength=C)
+    pat_start = np.zeros(C + 1, np.int64)
+    pat_start[1:] = np.cumsum(counts)
+    first = {}
+    for p in range(1 << m):
+        first.setdefault(int(rid[p]), p)
+    clue_of = {c: line_clue(p, m) for c, p in first.items()}
+    by_clue = {v: c for c, v in clue_of.items()}
+    rev = np.array([by_clue[tuple(reversed(clue_of[c]))] for c in range(C)], np.int64)
+    cid_n = clue_ids(n)
+    base = int(cid_n.max()) + 1
+    if 2 * base**m >= 1 << 63:
+        raise ValueError(f"{n}x{m}: column-clue keys ({base}^{m}) do not fit in 63 bits")
+    max_group = int(counts.max()) ** n
+    if max_group > MAX_GROUP:
+        raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than {MAX_GROUP}; try the transposed path")
+    tables = (line_table(m), line_table(n), spread_table(n, m), spread_table(m, n))
+    return Prepared(n, m, pat_start, order.astype(np.uint64), rev, cid_n, base, max_group, tables)
+
+
+def oriented(n: int, m: int, path: str) -> tuple:
+    """(enumerated rows, columns, columns first) of a path."""
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
+    return (m, n, True) if path == "transposed" else (n, m, False)
+
+
+def default_depth(n: int, m: int, path: str = "rows") -> int:
+    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids."""
+    rows, cols, _ = oriented(n, m, path)
+    C = prepare(rows, cols).clues
+    depth = 0
+    while depth < rows and (C**depth < MIN_SHARDS or (1 << (n * m)) // C**depth > 1 << SHARD_GRID_BITS):
+        depth += 1
+    return depth
+
+
+def shard_count(n: int, m: int, path: str, depth: int) -> int:
+    """Number of shards: C^depth, C the number of clues of an enumerated row."""
+    rows, cols, _ = oriented(n, m, path)
+    return prepare(rows, cols).clues ** depth
+
+

@@ -1,0 +1,11 @@
+"""Running layouts: shard groups, checkpoints, worker processes, Dask, and reading checkpoints back.
+
+* ``groups`` — ``--shard K/N`` (res/mod groups that nest);
+* ``checkpoint`` — the append-only, checksummed, locked log of finished shards, and its sessions file;
+* ``runner`` — ``run``: the missing shards of a group over worker processes, each recorded durably;
+* ``cluster`` — the same shards as Dask tasks (optional extra ``dask``);
+* ``status`` — ``merge`` and ``status``: totals and progress from checkpoint files.
+
+Works with any engine through ``engines.base.Layout`` only: imports ``engines.base``,
+``engines.registry`` (to parse a checkpoint key) and ``util``, never an engine package.
+"""

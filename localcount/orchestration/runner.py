@@ -1,0 +1,299 @@
+"""Sharded, checkpointed runs over a pool of worker processes.
+
+The parent process owns the checkpoint (lock, records) and the progress bar;
+workers only count shards (serial numba kernel, one thread each, so N
+processes use N cores) and send back ``(shard, count, seconds)``.  A shard is
+recorded durably before it counts as done, so any stop loses at most the
+shards in flight; a rerun of the same command computes only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import __version__
+from ..util.provenance import cpu_model, git_commit
+from .checkpoint import Checkpoint, Record, Session
+from .groups import group_shards
+
+log = logging.getLogger("localcount")
+
+#: Test hook: seconds each worker sleeps after a shard, so that tests can
+#: interrupt a run at a chosen moment.  Never set it for real runs.
+DELAY_ENV = "LOCALCOUNT_TEST_SHARD_DELAY"
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Stopped(Exception):
+    """The run stopped early; ``saved`` of ``shards`` shards are recorded in ``path``."""
+
+    saved = 0
+    shards = 0
+    path = ""
+    #: The exit status of a command that stops this way (the one place of the rule).
+    exit_status = 1
+
+
+class Interrupted(Stopped):
+    """SIGINT or SIGTERM arrived; ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.exit_status = 128 + signum  # 130 for SIGINT, 143 for SIGTERM, as a shell reports them
+
+
+class WorkerDied(Stopped):
+    """A worker process ended without being asked to (killed, out of memory, ...)."""
+
+
+@dataclass
+class RunOutcome:
+    """What a sharded run produced."""
+
+    total: int | tuple  # sum over the group's shards (the full count when the group is 0/1; a vector for stats)
+    shards: int  # shards in the group
+    computed: int  # shards computed by this run (the rest came from the checkpoint)
+    path: str  # the checkpoint file
+    warnings: list
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM this worker when the parent dies (e.g. SIGKILLed)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker(lay, conn) -> None:
+    """Worker process: count each shard received on ``conn``; None means stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    delay = float(os.environ.get(DELAY_ENV) or 0)
+    while True:
+        shard = conn.recv()
+        if shard is None:
+            return
+        start = time.perf_counter()
+        total = lay.compute(shard)
+        seconds = time.perf_counter() - start
+        if delay:
+            time.sleep(delay)
+        log.debug("shard %d of %s: %s in %.3f s (pid %d)", shard, lay.key, total, seconds, os.getpid())
+        conn.send((shard, total, seconds))
+
+
+def run(
+    lay,
+    directory,
+    jobs: int,
+    group: tuple = (0, 1),
+    fresh: bool = False,
+    progress=None,
+    announce=None,
+    execute=None,
+) -> RunOutcome:
+    """Count the shards of ``group`` that the checkpoint lacks, recording each.
+
+    ``progress(grids_done)`` is called as shards finish (grids counted so far
+    in the group, including those from the checkpoint); ``announce(todo,
+    shards)`` once before the workers start.  Raises Interrupted
+    on SIGINT/SIGTERM after terminating the workers; every recorded shard
+    stays recorded.  ``execute(lay, todo, tally)`` computes the shards and
+    calls ``tally(shard, value, seconds)`` for each as it finishes (default:
+    ``jobs`` worker processes; ``cluster`` passes Dask tasks instead).
+    A run that counts anything first notes its session (machine, processes,
+    version) in the checkpoint's sessions file.
+    """
+    with Checkpoint(directory, lay) as ckpt:
+        done = ckpt.open(fresh=fresh)
+        for w in ckpt.warnings:
+            log.warning(w)
+        shards = group_shards(lay, *group)
+        todo = [s for s in shards if s not in done]
+        # A fixed shuffle: every stretch of the run is a fair sample, so the rate predicts the ETA.
+        todo = [todo[i] for i in np.random.default_rng(0).permutation(len(todo))]
+        grids = (len(shards) - len(todo)) * lay.grids_per_shard
+        if announce:
+            announce(len(todo), len(shards))
+        if progress:
+            progress(grids)
+        if todo:
+            session = _session(jobs, execute)
+            execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
+            tally = _Tally(lay, ckpt, done, progress, grids)
+            try:
+                try:
+                    ckpt.note_session(session)
+                    execute(lay, todo, tally)
+                except OSError as err:  # e.g. the disk is full: the records so far are safe
+                    raise Stopped(f"cannot write the checkpoint: {err.strerror or err}") from err
+            except Stopped as stop:
+                stop.saved = sum(s in done for s in shards)
+                stop.shards, stop.path = len(shards), str(ckpt.path)
+                raise
+        total = lay.add(done[s].count for s in shards)
+        return RunOutcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
+
+
+def _session(jobs: int, execute=None) -> Session:
+    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says."""
+    where = getattr(execute, "where", None)  # cluster.executor: () -> (threads, "Dask: ...")
+    processes, cpu = where() if where else (jobs, cpu_model())
+    return Session(time.time(), processes, __version__, git_commit(), cpu)
+
+
+class _Tally:
+    """Records each finished shard durably, then counts it as done and reports progress."""
+
+    def __init__(self, lay, ckpt, done, progress, grids):
+        self.lay, self.ckpt, self.done, self.progress, self.grids = lay, ckpt, done, progress, grids
+
+    def __call__(self, shard: int, value, seconds: float) -> None:
+        old = self.done.get(shard)
+        if old is not None:
+            # A task run twice (e.g. resubmitted after a lost worker): never added twice, and
+            # two different values for one shard mean something is broken.
+            if old.count != value:
+                raise Stopped(f"shard {shard} of {self.lay.key} was computed twice with different values "
+                              f"({old.count} and {value}); do not trust this run, find the cause")
+            return
+        self.ckpt.record(shard, value, seconds)
+        self.done[shard] = Record(value, seconds, time.time())
+        self.grids += self.lay.grids_per_shard
+        if self.progress:
+            self.progress(self.grids)
+
+
+def _run_pool(lay, todo, jobs, tally) -> None:
+    """Feed shards to ``jobs`` worker processes, one at a time each; record results as they come.
+
+    Each worker has its own pipe and nothing is shared, so a worker that dies
+    (or is killed) cannot leave a lock held: the parent notices through the
+    process sentinel, and on any exit kills the workers it started.
+    """
+
+    # A signal only notes itself and wakes the wait below through a pipe: the
+    # loop stops at a safe point, never between recording a shard and counting it.
+    stop, wake = [], os.pipe()
+
+    def on_signal(signum, frame):
+        stop.append(signum)
+        os.write(wake[1], b"!")
+
+    def lost(proc, shard):
+        """A worker is gone; a signal to the whole job may be what killed it: report that first."""
+        time.sleep(0.1)
+        if stop:
+            return Interrupted(stop[0])
+        return WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
+
+    ctx = multiprocessing.get_context("fork")
+    old = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
+    tasks = iter(todo)
+    workers = []
+    finished = False
+    try:
+        for _ in range(min(jobs, len(todo))):
+            if stop:
+                raise Interrupted(stop[0])
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(lay, theirs), daemon=True)
+            proc.start()
+            theirs.close()
+            workers.append((proc, mine))
+        busy = {}  # pipe -> (process, shard)
+        for proc, conn in workers:
+            shard = next(tasks, None)
+            if shard is not None:
+                try:
+                    conn.send(int(shard))
+                except OSError:
+                    raise lost(proc, shard) from None
+                busy[conn] = (proc, shard)
+        while busy:
+            sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
+            ready_list = multiprocessing.connection.wait([*busy, *sentinels, wake[0]])
+            if stop:
+                raise Interrupted(stop[0])
+            for ready in ready_list:
+                if ready in sentinels:
+                    conn, proc, shard = sentinels[ready]
+                    if conn in busy and not conn.poll():
+                        raise lost(proc, shard)
+                    continue
+                if ready not in busy:
+                    continue
+                proc, shard = busy.pop(ready)
+                try:
+                    shard, total, seconds = ready.recv()
+                except (EOFError, OSError):
+                    raise lost(proc, shard) from None
+                tally(shard, total, seconds)
+                if stop:
+                    raise Interrupted(stop[0])
+                nxt = next(tasks, None)
+                try:
+                    ready.send(None if nxt is None else int(nxt))
+                except OSError:  # BrokenPipeError: it died after sending its result
+                    raise lost(proc, nxt) from None
+                if nxt is not None:
+                    busy[ready] = (proc, nxt)
+        finished = True
+    finally:
+        for proc, conn in workers:
+            if finished:
+                proc.join(timeout=10)  # let it flush its log records
+            if proc.exitcode is None:
+                proc.kill()
+            proc.join()
+            conn.close()
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        os.close(wake[0])
+        os.close(wake[1])
+
+
+#: Set once logging is configured: every further call of setup_logging would
+#: add handlers (and multiprocessing-logging's receiver threads) again.
+_logging_ready = False
+
+
+def setup_logging(log_file=None, quiet=False) -> None:
+    """Warnings to stderr (unless quiet), everything to ``log_file``; workers' records too.
+
+    Once per process: later calls change nothing.
+    """
+    global _logging_ready
+    if _logging_ready:
+        return
+    _logging_ready = True
+    root = logging.getLogger()
+    root.setLevel(logging.DEBUG)
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setLevel(logging.ERROR if quiet else logging.WARNING)
+    stderr.setFormatter(logging.Formatter("localcount: %(message)s"))
+    root.addHandler(stderr)
+    if log_file:
+        fh = logging.FileHandler(log_file)
+        fh.setLevel(logging.DEBUG)
+        fh.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
+        root.addHandler(fh)
+    if multiprocessing.get_start_method(allow_none=True) in (None, "fork"):
+        import multiprocessing_logging
+
+        multiprocessing.set_start_method("fork", force=True)
+        multiprocessing_logging.install_mp_handler()

@@ -1,0 +1,113 @@
+"""``merge`` and ``status``: read checkpoint records, never write them (the commands: ``cli.checkpoints``).
+
+``merge DIR...`` adds up the shard records of one run found in several
+directories (e.g. from ``--shard K/N`` runs on several machines), like
+nauty's sumlines: the total is printed only when every shard is there, and
+two records that disagree about a shard are an error.  ``status [DIR...]``
+lists the runs a checkpoint directory holds: shards done, grids per second,
+active time (a run's wall time summed over every session that resumed it),
+ETA.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..util.messages import format_seconds, say
+from .checkpoint import CheckpointError, find_logs, is_locked, read_log
+
+
+def merge_logs(paths) -> dict:
+    """Layout key -> (Layout, {shard: count or stats vector}, [files]); CheckpointError on disagreement."""
+    runs: dict = {}
+    for path in find_logs(paths):
+        log = read_log(path)
+        if log.damaged:
+            say(f"warning: {path}: {log.damaged} damaged record(s) ignored")
+        lay, counts, files = runs.setdefault(log.layout.key, (log.layout, {}, []))
+        files.append(str(path))
+        for shard, rec in log.records.items():
+            if counts.get(shard, rec.count) != rec.count:
+                raise CheckpointError(
+                    f"shard {shard} of {lay.key} has different counts in {', '.join(files)}: "
+                    f"{counts[shard]} and {rec.count}; do not trust either, recompute it"
+                )
+            counts[shard] = rec.count
+    return runs
+
+
+def merge(paths) -> int:
+    """Print the total of each complete run in the given directories; exit status."""
+    try:
+        runs = merge_logs(paths)
+    except CheckpointError as err:
+        say(f"error: {err}")
+        return 1
+    if not runs:
+        say(f"error: no checkpoint files in {' '.join(map(str, paths))}")
+        return 1
+    status = 0
+    for key, (lay, counts, files) in sorted(runs.items()):
+        missing = lay.shards - len(counts)
+        if missing:
+            first = [s for s in range(lay.shards) if s not in counts][:5]
+            say(
+                f"{key}: {missing} of {lay.shards} shards missing (e.g. {', '.join(map(str, first))}); "
+                "no total. Count them, e.g. with --shard K/N, then merge again"
+            )
+            status = 1
+            continue
+        total = lay.add(counts.values())
+        text = lay.format_total(total)
+        print(text if len(runs) == 1 else f"{lay.n} {lay.m} {text}", flush=True)
+        say(f"{key}: all {lay.shards} shards from {len(files)} file(s): {lay.n}x{lay.m} {lay.describe(total)}")
+    return status
+
+
+def active_seconds(records) -> float:
+    """Seconds during which some shard was being counted: the union of [when - seconds, when] over the records.
+
+    A run resumed over several sessions has no single wall time; this is the
+    wall time of its sessions added up, without the gaps between them.
+    """
+    total, reach = 0.0, float("-inf")
+    for start, end in sorted((r.when - r.seconds, r.when) for r in records):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
+def status(paths, jobs: int) -> int:
+    """Print one line per checkpoint: progress, rate, active time and ETA."""
+    try:
+        logs = [read_log(p) for p in find_logs(paths)]
+    except CheckpointError as err:
+        say(f"error: {err}")
+        return 1
+    if not logs:
+        say(f"no checkpoints in {' '.join(map(str, paths))}")
+        return 0
+    print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
+    for log in logs:
+        lay = log.layout
+        done = len(log.records)
+        busy = sum(r.seconds for r in log.records.values())
+        grids = done * lay.grids_per_shard
+        rate = grids / busy if busy > 0 else 0.0
+        left = (lay.shards - done) * lay.grids_per_shard
+        if done == lay.shards:
+            eta, state = "-", "complete"
+        else:
+            eta = format_seconds(left / (rate * jobs)) if rate else "?"
+            state = "running" if is_locked(log.path.with_suffix(".lock")) else "stopped"
+        if log.damaged:
+            state += f", {log.damaged} damaged"
+        last = max((r.when for r in log.records.values()), default=None)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
+        print(
+            f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} "
+            f"{format_seconds(active_seconds(log.records.values())):>8} {eta:>10}  "
+            f"{state}, last record {when}, {log.path}"
+        )
+    return 0

@@ -1,0 +1,12 @@
+"""Single puzzles: the model, file formats, local logic on any clues, the complete search, SAT, pictures, shipped examples.
+
+* ``model`` — ``Puzzle`` and ``PuzzleError``;
+* ``formats`` — parse/format pairs for txt, .non, Tatham game IDs and webpbn XML;
+* ``logic`` — local logic on arbitrary clues (contradictions named), step by step;
+* ``search`` — local logic then a complete search, every solution verified;
+* ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``);
+* ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
+* ``examples`` — the shipped puzzles in ``shipped/``.
+
+Beside the engines: imports ``clues``, ``lines.words`` and ``util`` only, so nothing here loads numba.
+"""

@@ -1,0 +1,205 @@
+"""The shape of the house: layers with imports only going down, no import cycle, engines behind one
+interface and one registry, and commands that do not count never loading numba."""
+
+import ast
+import csv
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "localcount"
+#: Lowest first: a module may import from its own layer and the layers below it.
+LAYERS = [
+    {"localcount", "localcount.util", "localcount.clues"},
+    {"localcount.lines"},
+    {"localcount.engines", "localcount.puzzle"},
+    {"localcount.orchestration"},
+    {"localcount.results"},
+    {"localcount.cli", "localcount.__main__"},
+]
+ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats")
+
+
+def modules() -> dict:
+    """Module name -> path of every module of the package."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = modules()
+
+
+def imports(name: str, top_only: bool = False) -> set:
+    """The package's modules that ``name`` imports (at import time only, if ``top_only``)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text())
+    nodes = tree.body if top_only else ast.walk(tree)
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(base + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.update(t for t in [base, *(f"{base}.{a.name}" for a in node.names)] if t in MODULES)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in MODULES)
+    found.discard(name)
+    return found
+
+
+def layer(name: str) -> int:
+    top = ".".join(name.split(".")[:2])
+    return next(i for i, group in enumerate(LAYERS) if top in group)
+
+
+def test_every_module_has_a_layer():
+    assert [name for name in MODULES if not any(".".join(name.split(".")[:2]) in g for g in LAYERS)] == []
+
+
+def test_imports_only_go_down():
+    upward = [(a, b) for a in MODULES for b in imports(a) if layer(b) > layer(a)]
+    assert upward == []
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = {name: imports(name) for name in MODULES}
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for nxt in graph[node]:
+            if state.get(nxt) == "open":
+                raise AssertionError("import cycle: " + " -> ".join([*stack, node, nxt]))
+            if nxt not in state:
+                visit(nxt, [*stack, node])
+        state[node] = "done"
+
+    for name in graph:
+        if name not in state:
+            visit(name, [])
+
+
+def test_the_checker_sees_cycles_and_upward_imports(tmp_path, monkeypatch):
+    # The checks above must be able to fail: a fake module that imports upward and back.
+    fake = tmp_path / "fake.py"
+    fake.write_text("from localcount.cli import main\n")
+    monkeypatch.setitem(MODULES, "localcount.util.fake", fake)
+    assert "localcount.cli" in imports("localcount.util.fake")
+    assert layer("localcount.cli") > layer("localcount.util.fake")
+
+
+def test_engines_do_not_import_each_other_nor_does_the_interface_import_them():
+    for name in MODULES:
+        engine = next((e for e in ENGINES if name == e or name.startswith(e + ".")), None)
+        targets = {t for t in imports(name) for e in ENGINES if t == e or t.startswith(e + ".")}
+        if engine is None and name.startswith("localcount.engines"):
+            assert targets == set(), f"{name} imports an engine: {targets}"
+        elif engine is not None:
+            assert all(t.startswith(engine) for t in targets), f"{name} imports another engine: {targets}"
+
+
+def test_orchestration_results_and_puzzles_import_no_engine_at_import_time():
+    for name in MODULES:
+        if name.split(".")[1:2] in (["orchestration"], ["results"], ["puzzle"]):
+            engines = {t for t in imports(name) if t.startswith(ENGINES)}
+            assert engines == set(), f"{name} imports {engines}"
+
+
+def test_no_isinstance_on_layouts_outside_the_engines():
+    offenders = []
+    for path in [*PACKAGE.rglob("*.py"), *(ROOT / "scripts").glob("*.py")]:
+        if "engines" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+                if "Layout" in ast.unparse(node.args[1]):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_every_package_says_what_it_holds_and_may_import():
+    for init in PACKAGE.rglob("__init__.py"):
+        if init.parent.name == "shipped":
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        assert doc and "import" in doc.lower(), f"{init.relative_to(ROOT)} needs a docstring saying what it may import"
+
+
+def recorded_keys() -> list:
+    keys = []
+    for name in ("runs.csv", "stats-runs.csv"):
+        with open(ROOT / "results" / name, newline="") as f:
+            keys += [row["layout"] for row in csv.DictReader(f)]
+    keys += [p.stem for p in (ROOT / "results" / "checkpoints").glob("*.log")]
+    return keys
+
+
+def test_every_recorded_key_parses_back_to_itself():
+    from localcount.engines.registry import parse_key
+
+    keys = recorded_keys()
+    assert len(keys) > 100
+    for key in keys:
+        assert parse_key(key).key == key
+    with pytest.raises(ValueError):
+        parse_key("5x5-v1-s8-sym-extra")
+
+
+NO_NUMBA = """
+import contextlib, io, sys
+from localcount.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        status = main(sys.argv[1:])
+    except SystemExit as exit:
+        status = exit.code
+loaded = sorted(m for m in sys.modules if m == "numba" or m.startswith("numba."))
+print(status, len(loaded))
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["status", "results/checkpoints"],
+        ["merge", "results/checkpoints"],
+        ["examples"],
+        ["convert", "stuck12", "--to", "non"],
+        ["explain", "--grid", "1010/0100/1010/0011"],
+        ["solve", "stuck12"],
+        ["table", "--help"],
+        ["stats", "--help"],
+    ],
+)
+def test_commands_that_do_not_count_never_load_numba(argv):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", NO_NUMBA, *argv], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    status, loaded = out.stdout.split()
+    assert status in ("0", "None") and loaded == "0", (argv, out.stdout)
+
+
+def test_reading_checkpoints_and_keys_loads_no_numba():
+    code = (
+        "import sys\nfrom localcount.engines.registry import parse_key, table_paths\n"
+        "from localcount.orchestration.checkpoint import find_logs, read_log\n"
+        "logs = [read_log(p) for p in find_logs(['results/checkpoints'])]\n"
+        "paths = table_paths(2, 17) + table_paths(3, 4)\n"
+        "print(len(logs) > 0, any(m.startswith('numba') for m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
+    assert out.stdout.split() == ["True", "False"], out.stderr
