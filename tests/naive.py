@@ -124,7 +124,7 @@ def stuck_at_start(row_clues, col_clues) -> bool:
 
 
 def stats(n: int, m: int) -> dict:
-    """Every measure of ``localcount.stats`` by brute force: a dictionary from clue pairs to grids."""
+    """Every measure of ``localcount.engines.stats`` by brute force: a dictionary from clue pairs to grids."""
     by_clues: dict = {}
     for g in range(1 << (n * m)):
         by_clues.setdefault(grid_clues(g, n, m), []).append(g)

@@ -161,10 +161,11 @@ def _run(lay, group, args, dask=None) -> int:
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
     explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None or dask
-    est = None
+    est = None  # expected wall time on `jobs` cores
     if lay.n * lay.m > NO_ESTIMATE_CELLS:
         # One thread, no numba thread pool: the parent may still fork workers.
-        est = lay.estimate_one_core() / jobs
+        one_core = lay.estimate_one_core()
+        est = None if one_core is None else one_core / jobs
     if explicit or (est is not None and est >= CHECKPOINT_SECONDS):
         return _run_sharded(lay, group or (0, 1), jobs, est, args, dask)
     return _run_in_process(lay, jobs, est, args.quiet)

@@ -73,9 +73,9 @@ def main(argv) -> int:
             total, threads = lay.in_process(jobs)
             where = f"{threads} threads"
         else:
-            total, where = _sharded(lay, jobs, args, dask)
-            if isinstance(total, int):  # an exit status: the run stopped
-                return total
+            stopped, total, where = _sharded(lay, jobs, args, dask)
+            if stopped is not None:
+                return stopped
         result = lay.finish(total)
     except KeyboardInterrupt:
         say("interrupted")
@@ -87,7 +87,7 @@ def main(argv) -> int:
 
 
 def _sharded(lay, jobs, args, dask=None):
-    """(the total vector of a checkpointed run, or an exit status if it stopped; what computed it)."""
+    """(None, or the exit status if the run stopped; the total vector of the checkpointed run; what computed it)."""
     setup_logging(None, args.quiet)
     progress_bar = bar(lay.shards * lay.grids_per_shard, f"{lay.n}x{lay.m} stats", args.quiet)
     where = f"{jobs} processes"
@@ -98,10 +98,10 @@ def _sharded(lay, jobs, args, dask=None):
             progress = lambda g: progress_bar.update(g - progress_bar.n)  # noqa: E731
             out = run(lay, args.checkpoint_dir or default_dir(), pool.jobs, (0, 1), args.fresh, progress, None, pool.execute(lay))
     except Stopped as stop:
-        return report_stop(stop), where
+        return report_stop(stop), None, where
     except (CheckpointError, ClusterError) as err:
         say(f"error: {err}")
-        return 1, where
+        return 1, None, where
     if not args.quiet and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.path}")
-    return out.total, where
+    return None, out.total, where

@@ -1,7 +1,7 @@
 """Table-free exact line solver: which cells can be empty / filled in some fitting pattern.
 
 This is the dynamic program used for lines too long for a line table
-(4^L entries), by the general clue solver (``logic.py``), and as an
+(4^L entries), by the numba kernels, and as an
 independent check of the tables in the tests.  It runs in O(L * runs).
 
 The line is padded with one virtual empty cell in front, so a pattern is a

@@ -46,7 +46,7 @@ FLIPS = GROUP_IDS["flips"]
 def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
     """Local logic to the fixpoint, rows first: (solved 0/1, rounds started, known mask in Grid layout).
 
-    The loop of ``kernel._propagate_tables`` with a round counter; kept apart
+    The loop of ``engines.grid.kernel._propagate_tables`` with a round counter; kept apart
     so that the counting fast path stays exactly the code that was measured.
     """
     mask_m = _mask(m)

@@ -13,10 +13,10 @@ where some other pattern with the row's clue, agreeing with the row off
 *difference* ``a ^ p`` (p a line with a's clue) that lies inside ``U``: a
 subset-OR (zeta) transform over the 2^m sets, built once per row ``a`` in
 O(m·2^m) word operations and then a single lookup per update.  The other
-row uses the word-operation line solver (``linesolve._line_options_bits``).
+row uses the word-operation line solver (``lines.solvers._line_options_bits``).
 Updates alternate until ``U`` is empty (solved) or a row changes nothing
 after the other (stuck: a line update is idempotent, so nothing else can
-change; the fixpoint does not depend on the order, see ``kernel``).
+change; the fixpoint does not depend on the order, see ``engines.grid.kernel``).
 
 Two ways to update the first row make two code paths (``ROW_MODES``):
 ``table`` (the zeta table) and ``word`` (the line solver for both rows).

@@ -1,0 +1,69 @@
+"""Every engine provides the whole ``engines.base.Layout`` interface, and its parts agree with each other."""
+
+import pickle
+
+import pytest
+
+import naive
+from localcount.engines import registry
+from localcount.engines.base import Layout
+
+
+def small_layouts():
+    """A few small layouts of every registered engine, each with the locally solvable count it must give."""
+    grid, thin, stats = (registry.engine(name) for name in ("grid", "thin", "stats"))
+    return [
+        (grid.make(2, 5, 4), 810),
+        (grid.make(3, 3, 5, "square"), 384),
+        (grid.make(4, 3, 3, "none"), naive.count(4, 3)),
+        (thin.make(5, 2), 810),
+        (thin.make(6, 3, rows="word", symmetry="none"), naive.count(2, 6)),
+        (stats.make(2, 5), 810),
+        (stats.make(3, 3, 1, path="transposed", symmetry="none"), 384),
+    ]
+
+
+LAYOUTS = small_layouts()
+IDS = [lay.key for lay, _ in LAYOUTS]
+
+
+def test_every_registered_engine_is_a_layout_and_is_tested_here():
+    classes = {name: registry.engine(name) for name in registry.ENGINES}
+    assert all(issubclass(cls, Layout) for cls in classes.values())
+    assert {type(lay) for lay, _ in LAYOUTS} == set(classes.values())
+
+
+@pytest.mark.parametrize("lay,solvable", LAYOUTS, ids=IDS)
+def test_the_interface_agrees_with_itself(lay, solvable):
+    assert registry.parse_key(lay.key) == lay and type(lay).from_key(lay.key) == lay
+    assert pickle.loads(pickle.dumps(lay)) == lay  # sent to worker processes and Dask tasks
+    assert lay.kind in ("count", "stats") and lay.code_path and lay.title.startswith(f"{lay.n}x{lay.m}")
+    values = [lay.compute(s) for s in range(lay.shards)]
+    for value in values:
+        assert lay.parse_value(lay.format_value(value)) == value
+    total = lay.add(values)
+    assert lay.solvable(total) == solvable
+    assert lay.format_total(total) and lay.describe(total)
+    in_process, threads = lay.in_process(1)
+    assert lay.add([in_process]) == total and threads >= 1
+    work = lay.shard_work()
+    assert len(work) == lay.shards and work.min() >= 0
+    assert lay.shards * lay.grids_per_shard <= 2 ** (lay.n * lay.m)
+    lay.warm()
+
+
+def test_two_paths_of_a_size_are_different_code_paths():
+    for n, m in [(2, 5), (3, 4), (4, 4), (2, 17), (1, 20)]:
+        a, b = registry.table_paths(n, m)
+        assert a.code_path != b.code_path and {a.n * a.m, b.n * b.m} == {n * m}
+    a, b = registry.stats_paths(3, 4)
+    assert a.code_path != b.code_path
+
+
+def test_the_count_command_chooses_as_documented():
+    assert registry.count_layout(2, 17).method == "thin" and registry.count_layout(2, 13).method == ""
+    assert registry.count_layout(5, 5).symmetry == "square" and registry.count_layout(4, 5).symmetry == "flips"
+    assert registry.count_layout(2, 12, "thin", thin_rows="word").rows == "word"
+    for bad in [dict(n=3, m=14, method="thin"), dict(n=2, m=17, symmetry="square"), dict(n=9, m=9), dict(n=4, m=4, method="gpu")]:
+        with pytest.raises(ValueError):
+            registry.count_layout(**bad)
