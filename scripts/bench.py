@@ -9,6 +9,7 @@
     python scripts/bench.py --measure stats             # the stats enumeration (uniqueness, rounds)
     python scripts/bench.py --sizes 5x6 --mode dask --threads 2   # shards as tasks on a Dask LocalCluster
     python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
+    python scripts/bench.py --cold --sizes 2x5,4x4,5x5   # what a new user waits: whole processes, empty caches, then warm
 
 Modes: ``threads`` counts in-process (``Layout.in_process``: numba threads);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -24,6 +25,11 @@ column is then the locally solvable count; symmetry flips or none).
 ``--measure thin`` times the thin counter on 2×m sizes (``thin-word``: its
 first row by the word line solver; symmetry flips or none); in ``threads``
 mode it runs in-process on one thread.
+
+``--cold`` times what a person waits instead: ``python -m localcount N M``
+as a whole process, first with empty numba and kernel caches (new temporary
+directories), then twice more with the caches it filled; the median of
+``--repeat`` such rounds.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -50,6 +56,29 @@ def parse_sizes(text: str) -> list:
     return out
 
 
+def cold_start(sizes, repeat: int) -> int:
+    """Whole-process wall seconds of the count command per size: with empty caches, and warm (medians)."""
+    import statistics
+    import subprocess
+
+    print(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
+    print(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; {repeat} rounds per size, medians; each round new caches")
+    print(f"{'size':>6} {'count':>14} {'cold_s':>8} {'warm_s':>8}")
+    for n, m in sizes:
+        cold, warm, out = [], [], ""
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory() as tmp:
+                env = dict(os.environ, NUMBA_CACHE_DIR=f"{tmp}/numba", LOCALCOUNT_KERNEL_DIR=f"{tmp}/kernels",
+                           LOCALCOUNT_CHECKPOINT_DIR=f"{tmp}/checkpoints")  # fmt: skip
+                for times in (cold, warm, warm):
+                    start = time.perf_counter()
+                    out = subprocess.run([sys.executable, "-m", "localcount", str(n), str(m)], env=env,
+                                         capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+                    times.append(time.perf_counter() - start)
+        print(f"{n}x{m:<4} {out:>14} {statistics.median(cold):>8.2f} {statistics.median(warm):>8.2f}", flush=True)
+    return 0
+
+
 def layout_for(measure: str, n: int, m: int, symmetry: str):
     """The layout a measure times for n×m: the general kernel, the thin counter (two row modes) or stats."""
     from localcount.engines import registry
@@ -74,8 +103,12 @@ def main() -> int:
     ap.add_argument("--measure", choices=["count", "stats", "thin", "thin-word"], default="count",
                     help="time the count, the stats enumeration or the thin counter (2 x m sizes)")
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
+    ap.add_argument("--cold", action="store_true", help="time whole processes of the count command, cold and warm")
+    ap.add_argument("--repeat", type=int, default=3, help="with --cold: rounds per size (default 3)")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
+    if args.cold:
+        return cold_start(sizes, args.repeat)
     if not args.warm_cache:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-")
         os.environ["LOCALCOUNT_KERNEL_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-kernels-")

@@ -101,7 +101,7 @@ def main() -> int:
     from localcount.util.messages import say
 
     try:
-        lay = registry.count_layout(n, m, args.method, thin_rows=args.thin_rows)
+        lay = registry.count_layout(n, m, args.method, thin_rows=args.thin_rows, checkpointed=True)
     except ValueError as err:
         ap.error(str(err))
     work = lay.shard_work()

@@ -182,6 +182,9 @@ print(status, len(loaded))
         ["solve", "stuck12"],
         ["table", "--help"],
         ["stats", "--help"],
+        ["2", "5"],  # small sizes: the tiny counter, nothing compiled
+        ["3", "6"],
+        ["0"],
     ],
 )
 def test_commands_that_do_not_count_never_load_numba(argv):

@@ -92,3 +92,14 @@ def test_campaign_interval_comes_from_the_sample_spread():
     total, low, high = campaign.projection(100, [1.0, 3.0])
     assert total == 200.0 and low == 0.0 and round(high, 1) == round(100 * (2 + 12.71 * 2**0.5 / 2**0.5), 1)
     assert campaign.t95(1000) == 1.98 and campaign.t95(11) == 2.23
+
+
+def test_bench_times_the_cold_start_of_whole_processes():
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--cold", "--sizes", "2x3,0x0", "--repeat", "1"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.splitlines() if not line.startswith("#")]
+    assert rows[0] == ["size", "count", "cold_s", "warm_s"]
+    assert rows[1][:2] == ["2x3", "52"] and rows[2][:2] == ["0x0", "1"] and float(rows[1][2]) > 0

@@ -97,3 +97,38 @@ def test_unwritable_log_file_is_bad_input(tmp_path):
     res = run(("3", "--log", str(tmp_path / "no" / "such" / "dir" / "x.log")))
     assert res.returncode == 2 and res.stdout == ""
     assert "cannot write the log file" in res.stderr
+
+
+def test_a_run_beyond_any_machines_life_is_refused_with_a_hint():
+    res = run(("1", "64"))
+    assert res.returncode == 2 and res.stdout == ""
+    (line,) = [x for x in res.stderr.splitlines() if "error" in x]
+    assert "1x64 is 2^64 grids; estimated time" in line and "days" in line
+    assert "--shard K/N" in line and "--scheduler" in line and "--force" in line
+
+
+def test_force_starts_what_the_estimate_would_refuse(monkeypatch, capsys, tmp_path):
+    from localcount.cli import count as command
+
+    monkeypatch.setattr(command, "REFUSE_SECONDS", 1e-9)  # every estimated run is "too long"
+    monkeypatch.setenv("LOCALCOUNT_CHECKPOINT_DIR", str(tmp_path))
+    assert command.main(["5", "5", "-q"]) == 2
+    assert capsys.readouterr().out == ""
+    assert command.main(["5", "5", "-q", "--force"]) == 0
+    assert capsys.readouterr().out == "24976511\n"
+
+
+def test_slow_steps_are_announced_once_they_take_a_second(capsys):
+    import time
+
+    from localcount.cli.common import said_if_slow
+
+    with said_if_slow("compiling the kernels for 9x9", quiet=False, seconds=0.05):
+        time.sleep(0.3)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "localcount: compiling the kernels for 9x9" and err[1].startswith("localcount: done in 0.")
+    with said_if_slow("compiling", quiet=False, seconds=5):
+        pass
+    with said_if_slow("compiling", quiet=True, seconds=0.01):
+        time.sleep(0.1)
+    assert capsys.readouterr().err == ""

@@ -13,6 +13,8 @@ import argparse
 import contextlib
 import re
 import sys
+import threading
+import time
 
 from ..engines.base import check_size
 from ..orchestration import cluster
@@ -111,6 +113,28 @@ def bar(total: int, desc: str, quiet: bool):
         disable=quiet or not sys.stderr.isatty(),
         desc=desc,
     )
+
+
+@contextlib.contextmanager
+def said_if_slow(message: str, quiet: bool, seconds: float = 1.0):
+    """Say ``message`` once the block has taken ``seconds`` (a compile, say), and then how long it took."""
+    said = threading.Event()
+
+    def announce():
+        said.set()
+        say(message)
+
+    timer = threading.Timer(seconds, announce)
+    timer.daemon = True
+    if not quiet:
+        timer.start()
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if said.is_set():
+            say(f"done in {time.perf_counter() - start:.1f} s")
 
 
 def report_stop(stop) -> int:

@@ -29,7 +29,17 @@ from ..orchestration.cluster import ClusterError
 from ..orchestration.groups import group_shards, parse_group
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..util.messages import format_seconds, say
-from .common import UsageError, add_cluster_options, bar, check_jobs, cluster_args, parse_size, report_stop, workers
+from .common import (
+    UsageError,
+    add_cluster_options,
+    bar,
+    check_jobs,
+    cluster_args,
+    parse_size,
+    report_stop,
+    said_if_slow,
+    workers,
+)
 
 #: Sizes expected to take longer than this print their estimated time first.
 ANNOUNCE_SECONDS = 60.0
@@ -37,6 +47,8 @@ ANNOUNCE_SECONDS = 60.0
 CHECKPOINT_SECONDS = 1.0
 #: Sizes with at most this many cells are not estimated: they take well under a second.
 NO_ESTIMATE_CELLS = 20
+#: Runs expected to take longer than this on the cores given are refused without --force (or --shard, --scheduler).
+REFUSE_SECONDS = 365 * 86400.0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -87,6 +99,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--shard-bits", type=int, default=None, help="split into 2^B shards (default: automatic)")
     p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--log", metavar="FILE", help="append the log of every shard (all processes) to FILE")
+    p.add_argument(
+        "--force", action="store_true", help="start even when the estimated time is more than a year on the cores given"
+    )
     add_cluster_options(p)
     p.add_argument("--version", action="version", version=f"localcount {__version__}")
     return p
@@ -142,11 +157,17 @@ def _parse_group(text):
         raise UsageError(str(err)) from None
 
 
+def _explicit(args, group=None, dask=None) -> bool:
+    """True if the options ask for a sharded, checkpointed run whatever its size."""
+    return bool(args.checkpoint_dir or group or args.fresh or args.shard_bits is not None or dask)
+
+
 def _layout(n, m, args):
     """The layout of the run (``engines.registry.count_layout``); UsageError if the options do not fit."""
     symmetry = "none" if args.no_symmetry else args.symmetry
+    checkpointed = _explicit(args, args.shard, args.scheduler or args.dask_local)
     try:
-        return registry.count_layout(n, m, args.method, symmetry, args.shard_bits, args.thin_rows)
+        return registry.count_layout(n, m, args.method, symmetry, args.shard_bits, args.thin_rows, checkpointed)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
@@ -160,14 +181,26 @@ def _run(lay, group, args, dask=None) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
-    explicit = args.checkpoint_dir or group or args.fresh or args.shard_bits is not None or dask
+    explicit = _explicit(args, group, dask)
     est = None  # expected wall time on `jobs` cores
+    compiling = f"compiling the kernels for {lay.n}x{lay.m} (once: they are cached on disk for later runs)"
     if lay.n * lay.m > NO_ESTIMATE_CELLS:
         # One thread, no numba thread pool: the parent may still fork workers.
+        with said_if_slow(compiling, args.quiet):
+            lay.warm(parallel=False)
         one_core = lay.estimate_one_core()
         est = None if one_core is None else one_core / jobs
+    if est is not None and est > REFUSE_SECONDS and not (args.force or group or dask):
+        say(
+            f"error: {lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est)} on {jobs} "
+            "processes, more than a year: count it in pieces with --shard K/N on many machines, on a Dask "
+            "cluster with --scheduler ADDRESS, or start anyway with --force"
+        )
+        return 2
     if explicit or (est is not None and est >= CHECKPOINT_SECONDS):
         return _run_sharded(lay, group or (0, 1), jobs, est, args, dask)
+    with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), args.quiet):
+        lay.warm(parallel=True)
     return _run_in_process(lay, jobs, est, args.quiet)
 
 

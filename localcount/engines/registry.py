@@ -22,9 +22,11 @@ ENGINES = {
     "grid": "localcount.engines.grid.layout:GridLayout",
     "thin": "localcount.engines.thin.layout:ThinLayout",
     "stats": "localcount.engines.stats.layout:StatsLayout",
+    "tiny": "localcount.engines.tiny.layout:TinyLayout",
 }
-#: The count command's --method choices: auto picks the thin counter where ``thin_preferred`` says.
-METHODS = ("auto", "grid", "thin")
+#: The count command's --method choices: auto picks the tiny counter or the thin counter where
+#: ``tiny_preferred`` or ``thin_preferred`` says, else the general kernel (grid).
+METHODS = ("auto", "grid", "thin", "tiny")
 #: Sizes up to this many cells use every grid (no symmetry) for a second path (``table_paths``, ``stats_paths``).
 EVERY_GRID_CELLS = 24
 
@@ -49,11 +51,25 @@ def thin_preferred(n: int, m: int) -> bool:
     return min(n, m) == 2 and TABLE_MAX_LEN < max(n, m) <= engine("thin").MAX_M
 
 
-def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, thin_rows: str = "table"):
-    """The layout of the count command's run of n×m; ValueError (a usage error) if the options do not fit."""
+def tiny_preferred(n: int, m: int) -> bool:
+    """True if the tiny counter (numpy, nothing compiled) is the default for n×m: faster than compiling a kernel."""
+    tiny = engine("tiny")
+    return n * m <= tiny.MAX_CELLS and max(n, m) <= tiny.MAX_LINE
+
+
+def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, thin_rows: str = "table", checkpointed=False):
+    """The layout of the count command's run of n×m; ValueError (a usage error) if the options do not fit.
+
+    ``auto`` picks the tiny counter only for runs in this process (not ``checkpointed``), so a
+    checkpointed run keeps the layout, key and files it always had.
+    """
     check_size(n, m)
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "tiny" or (method == "auto" and symmetry == "auto" and not checkpointed and tiny_preferred(n, m)):
+        if symmetry not in ("auto", "none", False):
+            raise ValueError("the tiny method counts every grid: its symmetry is none")
+        return engine("tiny").make(n, m, bits)
     if method == "thin" or (method == "auto" and thin_preferred(n, m)):
         if min(n, m) != 2:
             raise ValueError(f"the thin method counts grids with 2 rows or 2 columns, not {n}x{m}")
