@@ -56,18 +56,26 @@ def test_degenerate_sizes():
     assert count(1, 9) == 2**9  # every 1-cell column clue fixes its cell
 
 
-@pytest.mark.parametrize("n,m", [(3, 7), (2, 11), (4, 5), (3, 8)])
+#: Each size beyond the reference compiles a generated kernel per orientation (seconds each with empty
+#: caches): the default suite keeps one, ``-m slow`` the rest.
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("n,m", [(4, 5), pytest.param(3, 7, marks=SLOW), pytest.param(2, 11, marks=SLOW), pytest.param(3, 8, marks=SLOW)])
 def test_transpose_gives_the_same_count(n, m):
     assert count(n, m) == count(m, n)
 
 
-def test_symmetry_reduction_equals_full_enumeration_beyond_the_reference():
-    for n, m in [(4, 5), (5, 4), (3, 7), (2, 10), (1, 18)]:
-        assert count(n, m) == count(n, m, symmetry=False, specialized=False)
+@pytest.mark.parametrize("n,m", [(4, 5), (1, 18), pytest.param(5, 4, marks=SLOW), pytest.param(3, 7, marks=SLOW), pytest.param(2, 10, marks=SLOW)])
+def test_symmetry_reduction_equals_full_enumeration_beyond_the_reference(n, m):
+    assert count(n, m) == count(n, m, symmetry=False, specialized=False)
 
 
-#: Sizes for the kernels generated per size (each one costs a compilation).
-SPECIALISED = [(1, 1), (1, 5), (4, 1), (2, 2), (2, 5), (3, 3), (3, 5), (5, 3), (4, 4), (2, 8), (1, 12)]
+#: Sizes for the kernels generated per size (each one costs a compilation): single rows and columns,
+#: a rectangle each way up, squares (their own group); the rest under ``-m slow``.
+SPECIALISED = [(1, 1), (1, 5), (4, 1), (2, 5), (3, 3), (5, 3)] + [
+    pytest.param(n, m, marks=SLOW) for n, m in [(2, 2), (3, 5), (4, 4), (2, 8), (1, 12)]
+]
 
 
 @pytest.mark.parametrize("n,m", SPECIALISED)
@@ -75,7 +83,7 @@ def test_specialised_kernel_equals_reference(n, m):
     assert count(n, m, specialized=True) == count(n, m, symmetry=False, specialized=True) == reference(n, m)
 
 
-@pytest.mark.parametrize("n,m", [(4, 5), (3, 7), (2, 10), (5, 5), (4, 6), (6, 4)])
+@pytest.mark.parametrize("n,m", [(4, 5), (5, 5)] + [pytest.param(n, m, marks=SLOW) for n, m in [(3, 7), (2, 10), (4, 6), (6, 4)]])
 def test_specialised_kernel_equals_plain_kernel(n, m):
     assert count(n, m) == count(n, m, specialized=False)
 
