@@ -22,6 +22,7 @@ def small_layouts():
         (stats.make(3, 3, 1, path="transposed", symmetry="none"), 384),
         (tiny.make(2, 5), 810),
         (tiny.make(3, 4, 5), naive.count(3, 4)),
+        (tiny.make(4, 3, 2, "none"), naive.count(4, 3)),
         (tiny.make(0, 3), 1),
     ]
 
@@ -65,17 +66,20 @@ def test_two_paths_of_a_size_are_different_code_paths():
 
 def test_the_count_command_chooses_as_documented():
     assert registry.count_layout(2, 17).method == "thin" and registry.count_layout(2, 13).method == ""
-    assert registry.count_layout(3, 6).method == "tiny" and registry.count_layout(1, 11).method == ""
-    assert registry.count_layout(4, 5).method == "" and registry.count_layout(3, 3, symmetry="flips").method == ""
+    assert registry.count_layout(3, 6).method == "tiny" and registry.count_layout(1, 20).method == "tiny"
+    assert registry.count_layout(4, 5).method == "tiny" and registry.count_layout(3, 3, symmetry="flips").method == ""
+    assert registry.count_layout(3, 7).method == "" and registry.count_layout(2, 11).method == ""
+    assert registry.count_layout(4, 5, checkpointed=True).method == ""  # checkpointed runs keep their kernels' keys
+    assert registry.count_layout(4, 4, "tiny").symmetry == "flips" and registry.count_layout(4, 4, "tiny", "none").symmetry == "none"
     assert registry.count_layout(5, 5).symmetry == "square" and registry.count_layout(4, 5).symmetry == "flips"
     assert registry.count_layout(2, 12, "thin", thin_rows="word").rows == "word"
     for bad in [dict(n=3, m=14, method="thin"), dict(n=2, m=17, symmetry="square"), dict(n=9, m=9), dict(n=4, m=4, method="gpu"),
-                dict(n=5, m=5, method="tiny"), dict(n=3, m=3, method="tiny", symmetry="flips")]:
+                dict(n=5, m=5, method="tiny"), dict(n=2, m=11, method="tiny"), dict(n=3, m=3, method="tiny", symmetry="square")]:
         with pytest.raises(ValueError):
             registry.count_layout(**bad)
 
 
-TINY = [(n, m) for n in range(0, 11) for m in range(n, 11) if n * m <= 18 and (n or not m)]
+TINY = [(n, m) for n in range(0, 21) for m in range(n, 21) if registry.tiny_preferred(n, m) and (n or not m)]
 
 
 @pytest.mark.parametrize("n,m", TINY)
@@ -86,8 +90,8 @@ def test_the_tiny_counter_equals_the_reference_and_the_recorded_counts(n, m):
     from localcount.results.records import read_table
 
     tiny = registry.engine("tiny")
-    got = tiny.make(n, m).in_process(1)[0]
-    assert tiny.make(m, n, 3 if n * m >= 3 else 0).in_process(1)[0] == got  # transposed, in shards
+    got = tiny.make(n, m).in_process(1)[0]  # by orbits of the flips
+    assert tiny.make(m, n, 3 if n * m >= 3 else 0, "none").in_process(1)[0] == got  # transposed, every grid, in shards
     if n * m <= 14:
         assert got == naive.count(n, m)
     recorded = {(r.n, r.m): r.count for r in read_table(pathlib.Path(__file__).resolve().parent.parent / "results")}

@@ -53,8 +53,7 @@ def thin_preferred(n: int, m: int) -> bool:
 
 def tiny_preferred(n: int, m: int) -> bool:
     """True if the tiny counter (numpy, nothing compiled) is the default for n×m: faster than compiling a kernel."""
-    tiny = engine("tiny")
-    return n * m <= tiny.MAX_CELLS and max(n, m) <= tiny.MAX_LINE
+    return engine("tiny").takes(n, m)
 
 
 def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, thin_rows: str = "table", checkpointed=False):
@@ -67,9 +66,9 @@ def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=Non
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "tiny" or (method == "auto" and symmetry == "auto" and not checkpointed and tiny_preferred(n, m)):
-        if symmetry not in ("auto", "none", False):
-            raise ValueError("the tiny method counts every grid: its symmetry is none")
-        return engine("tiny").make(n, m, bits)
+        if symmetry == "square":
+            raise ValueError("the tiny method's symmetry is flips or none, not square")
+        return engine("tiny").make(n, m, bits, "none" if symmetry in ("none", False) else "flips")
     if method == "thin" or (method == "auto" and thin_preferred(n, m)):
         if min(n, m) != 2:
             raise ValueError(f"the thin method counts grids with 2 rows or 2 columns, not {n}x{m}")

@@ -201,6 +201,7 @@ def _run_pool(lay, todo, jobs, tally) -> None:
             return Interrupted(stop[0])
         return WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
 
+    _forward_worker_logs()
     ctx = multiprocessing.get_context("fork")
     old = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
     tasks = iter(todo)
@@ -282,7 +283,9 @@ def setup_logging(log_file=None, quiet=False) -> None:
         return
     _logging_ready = True
     root = logging.getLogger()
-    root.setLevel(logging.DEBUG)
+    # Only localcount's own records go down to DEBUG: other libraries stay at the root's
+    # WARNING, so numba's hundreds of thousands of debug calls while compiling cost nothing.
+    log.setLevel(logging.DEBUG)
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(logging.ERROR if quiet else logging.WARNING)
     stderr.setFormatter(logging.Formatter("localcount: %(message)s"))
@@ -292,6 +295,22 @@ def setup_logging(log_file=None, quiet=False) -> None:
         fh.setLevel(logging.DEBUG)
         fh.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
         root.addHandler(fh)
+
+
+#: Set once workers' log records are forwarded to the parent's handlers.
+_forwarding = False
+
+
+def _forward_worker_logs() -> None:
+    """Before the first workers fork: their log records go through the parent's handlers.
+
+    Only runs that start processes pay for this (multiprocessing-logging's
+    receiver thread takes up to 0.2 s to stop when the process exits).
+    """
+    global _forwarding
+    if _forwarding or not logging.getLogger().handlers:
+        return
+    _forwarding = True
     if multiprocessing.get_start_method(allow_none=True) in (None, "fork"):
         import multiprocessing_logging
 

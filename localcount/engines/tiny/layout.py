@@ -1,8 +1,10 @@
 """The tiny-size counter's runs: the grids of a size in index order, cut into 2^bits ranges.
 
 A grid's index is its value (bit ``r*m + c`` is cell (r, c)); shard s holds
-the indices whose top ``bits`` bits are s.  Every grid is counted once (no
-symmetry).  No numba anywhere in this engine.
+the indices whose top ``bits`` bits are s.  With the group ``none`` every
+grid is propagated; with ``flips`` only the least grid of each orbit under
+the row and column reflections, weighted by its orbit's size
+(``propagate.orbit_weights``).  No numba anywhere in this engine.
 """
 
 from __future__ import annotations
@@ -15,11 +17,19 @@ from ..base import Layout, check_size
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
-#: Largest size it takes: 2^18 grids propagate in well under a second as numpy arrays ...
-MAX_CELLS = 18
-#: ... and lines up to this long: their table (4^L entries) builds in milliseconds (4^13 takes seconds).
+#: Largest size it takes: 2^20 grids by their flips orbits take about 0.1 s as numpy arrays ...
+MAX_CELLS = 20
+#: ... and lines up to this long: their table (4^L entries) builds in milliseconds (4^13 takes seconds);
+#: a single row or column may be longer (its one-cell crossing lines decide it; the long table is never built).
 MAX_LINE = 10
-_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-all$")
+#: Key suffix of each symmetry group.
+_SUFFIX = {"none": "all", "flips": "sym"}
+_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)$")
+
+
+def takes(n: int, m: int) -> bool:
+    """True if the tiny counter takes n×m (``MAX_CELLS``, ``MAX_LINE``)."""
+    return n * m <= MAX_CELLS and (max(n, m) <= MAX_LINE or min(n, m) <= 1)
 
 
 @dataclass(frozen=True)
@@ -29,21 +39,28 @@ class TinyLayout(Layout):
     n: int
     m: int
     bits: int = 0
+    symmetry: str = "flips"
     version: int = TINY_VERSION
     method: ClassVar[str] = "tiny"
     MAX_CELLS: ClassVar[int] = MAX_CELLS
     MAX_LINE: ClassVar[int] = MAX_LINE
+    takes: ClassVar = staticmethod(takes)
 
     @classmethod
-    def make(cls, n: int, m: int, bits: int | None = None) -> TinyLayout:
-        """A checked layout; ValueError if n×m is too large or its lines too long for the line tables."""
+    def make(cls, n: int, m: int, bits: int | None = None, symmetry="flips") -> TinyLayout:
+        """A checked layout; ValueError if n×m is too large, its lines too long for the line tables, or the group unknown."""
         check_size(n, m)
-        if n * m > MAX_CELLS or max(n, m) > MAX_LINE:
-            raise ValueError(f"the tiny method takes sizes of at most {MAX_CELLS} cells and lines of at most {MAX_LINE}, not {n}x{m}")
+        if not takes(n, m):
+            raise ValueError(
+                f"the tiny method takes sizes of at most {MAX_CELLS} cells whose lines have at most {MAX_LINE} cells "
+                f"(or a single row or column), not {n}x{m}"
+            )
         bits = 0 if bits is None else bits
         if not 0 <= bits <= n * m:
             raise ValueError(f"shard bits must be between 0 and {n * m} for {n}x{m}, got {bits}")
-        return cls(n, m, bits)
+        if symmetry not in _SUFFIX:
+            raise ValueError(f"the tiny method's symmetry is flips or none, not {symmetry}")
+        return cls(n, m, bits, symmetry)
 
     @classmethod
     def from_key(cls, key: str):
@@ -51,18 +68,19 @@ class TinyLayout(Layout):
         match = _KEY.match(key)
         if not match:
             return None
-        n, m, version, bits = map(int, match.groups())
-        return cls(n, m, bits, version)
+        n, m, version, bits = map(int, match.groups()[:4])
+        group = {v: k for k, v in _SUFFIX.items()}[match.group(5)]
+        return cls(n, m, bits, group, version)
 
     @property
     def key(self) -> str:
-        """E.g. '4x4-tiny1-s0-all'."""
-        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-all"
+        """E.g. '4x4-tiny1-s0-sym'."""
+        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
 
     @property
     def code_path(self) -> str:
-        """E.g. '4x4-tiny-all'."""
-        return f"{self.n}x{self.m}-tiny-all"
+        """E.g. '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)."""
+        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}"
 
     @property
     def title(self) -> str:
@@ -72,7 +90,7 @@ class TinyLayout(Layout):
     @property
     def options(self) -> str:
         """The count command's options for this counter."""
-        return " --method tiny"
+        return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "")
 
     @property
     def shards(self) -> int:
@@ -90,14 +108,11 @@ class TinyLayout(Layout):
 
         if not 0 <= shard < self.shards:
             raise ValueError(f"shard {shard} is not one of the {self.shards} shards of {self.key}")
-        return solved_count(self.n, self.m, shard * self.grids_per_shard, (shard + 1) * self.grids_per_shard)
+        lo = shard * self.grids_per_shard
+        return solved_count(self.n, self.m, lo, lo + self.grids_per_shard, flips=self.symmetry == "flips")
 
     def warm(self, parallel: bool = False) -> None:
-        """Nothing to compile: build the line tables."""
-        from ...lines.tables import line_table
-
-        if self.n * self.m:
-            line_table(self.m), line_table(self.n)
+        """Nothing to compile."""
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, 1): every shard in this process."""
@@ -109,7 +124,8 @@ class TinyLayout(Layout):
         return total, 1
 
     def shard_work(self):
-        """Grids per shard: all of them are propagated."""
+        """Grids propagated per shard: all of them, or about a quarter with the flips."""
         import numpy as np
 
-        return np.full(self.shards, self.grids_per_shard, np.int64)
+        share = 4 if self.symmetry == "flips" else 1
+        return np.full(self.shards, -(-self.grids_per_shard // share), np.int64)
