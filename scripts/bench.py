@@ -10,6 +10,7 @@
     python scripts/bench.py --sizes 5x6 --mode dask --threads 2   # shards as tasks on a Dask LocalCluster
     python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
     python scripts/bench.py --cold --sizes 2x5,4x4,5x5   # what a new user waits: whole processes, empty caches, then warm
+    python scripts/bench.py --compile                    # compile time of each kernel family, empty caches
 
 Modes: ``threads`` counts in-process (``Layout.in_process``: numba threads);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -30,6 +31,13 @@ mode it runs in-process on one thread.
 as a whole process, first with empty numba and kernel caches (new temporary
 directories), then twice more with the caches it filled; the median of
 ``--repeat`` such rounds.
+
+``--compile`` times each kernel family's first run: for one layout of each
+(the general kernel plain and generated for its size, the thin counter with
+either row mode, stats), a new process with empty caches imports numba,
+warms the serial kernels (``Layout.warm``) and then the threaded ones; a
+second process with the caches so filled does the same, which is what
+loading them costs later.  ``--sizes`` is ignored.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -79,6 +87,53 @@ def cold_start(sizes, repeat: int) -> int:
     return 0
 
 
+#: (family, checkpoint key of the layout timed) for --compile.
+FAMILIES = [
+    ("grid, plain kernel", "3x6-v1-s0-sym"),
+    ("grid, generated for 5x5", "5x5-v1-s8-d4"),
+    ("grid, generated for 4x6", "4x6-v1-s8-sym"),
+    ("thin, table rows", "2x14-thin1-tab-s10-sym"),
+    ("thin, word rows", "2x14-thin1-word-s10-sym"),
+    ("stats", "4x4-stats1-d2-rows-sym"),
+]
+
+_COMPILE_CHILD = """
+import json, sys, time
+start = time.perf_counter()
+import numba
+from localcount.engines import registry
+lay = registry.parse_key(sys.argv[1])
+out = {"import": time.perf_counter() - start}
+for name, parallel in (("serial", False), ("threaded", True)):
+    start = time.perf_counter()
+    lay.warm(parallel)
+    out[name] = time.perf_counter() - start
+print(json.dumps(out))
+"""
+
+
+def compile_times() -> int:
+    """Seconds to import numba and to warm each family's serial and threaded kernels: empty caches, then filled."""
+    import json
+    import subprocess
+
+    print(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
+    print(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}; each family in new processes with new caches")
+    print(f"{'family':<26} {'layout':<26} {'import_s':>8} {'serial_s':>8} {'thread_s':>8} {'load_s':>7}")
+    for family, key in FAMILIES:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=f"{tmp}/numba", LOCALCOUNT_KERNEL_DIR=f"{tmp}/kernels")
+            runs = [
+                json.loads(subprocess.run([sys.executable, "-c", _COMPILE_CHILD, key], env=env, capture_output=True,
+                                          text=True, check=True).stdout)  # fmt: skip
+                for _ in range(2)
+            ]
+        cold, warm = runs
+        print(f"{family:<26} {key:<26} {cold['import']:>8.2f} {cold['serial']:>8.2f} {cold['threaded']:>8.2f} "
+              f"{warm['serial'] + warm['threaded']:>7.2f}", flush=True)  # fmt: skip
+    return 0
+
+
 def layout_for(measure: str, n: int, m: int, symmetry: str):
     """The layout a measure times for n×m: the general kernel, the thin counter (two row modes) or stats."""
     from localcount.engines import registry
@@ -105,10 +160,13 @@ def main() -> int:
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     ap.add_argument("--cold", action="store_true", help="time whole processes of the count command, cold and warm")
     ap.add_argument("--repeat", type=int, default=3, help="with --cold: rounds per size (default 3)")
+    ap.add_argument("--compile", action="store_true", help="time each kernel family's compile with empty caches")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
     if args.cold:
         return cold_start(sizes, args.repeat)
+    if args.compile:
+        return compile_times()
     if not args.warm_cache:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-")
         os.environ["LOCALCOUNT_KERNEL_DIR"] = tempfile.mkdtemp(prefix="localcount-bench-kernels-")

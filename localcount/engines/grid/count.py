@@ -54,6 +54,14 @@ class Context:
         """The generated module for this size (compiled on first use), or None."""
         return specialize.module(self.n, self.m, self.columns) if self.specialized else None
 
+    def spec_kernel(self, group: int, parallel: bool):
+        """The generated module's entry point for a group id: the square's own (GROUPS["square"]) or the rows'.
+
+        Separate entry points, so a size compiles only the enumeration its group uses.
+        """
+        name = "count_units" if parallel else "count_unit"
+        return getattr(self.spec, name + "_square" if group == GROUPS["square"] else name)
+
     def spec_args(self) -> tuple:
         """Arguments of the generated kernels after (unit(s), inner_bits, group)."""
         return self.rtab, self.ctab, self.rspread, self.cspread
@@ -137,7 +145,7 @@ def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_op
     if not parallel:
         return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
-        return ctx.spec.count_units(arr, p.inner_bits, group, *ctx.spec_args())
+        return ctx.spec_kernel(group, parallel=True)(arr, p.inner_bits, group, *ctx.spec_args())
     return kernel._count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
 
 
@@ -146,7 +154,7 @@ def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
     ctx = context(p.n, p.m, **table_opts)
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
-        return int(ctx.spec.count_unit(unit, p.inner_bits, group, *ctx.spec_args()))
+        return int(ctx.spec_kernel(group, parallel=False)(unit, p.inner_bits, group, *ctx.spec_args()))
     return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
 
 
