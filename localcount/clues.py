@@ -19,15 +19,13 @@ Clue = tuple
 
 def line_clue(line: Line, length: int) -> Clue:
     """The clue of a line: lengths of its runs of 1s, first cell first."""
-    runs, run = [], 0
-    for i in range(length):
-        if line >> i & 1:
-            run += 1
-        elif run:
-            runs.append(run)
-            run = 0
-    if run:
+    runs = []
+    line &= (1 << length) - 1
+    while line:
+        line >>= (line & -line).bit_length() - 1  # the next run starts at bit 0
+        run = (~line & (line + 1)).bit_length() - 1  # its length: the trailing 1s
         runs.append(run)
+        line >>= run
     return tuple(runs)
 
 
@@ -38,7 +36,13 @@ def grid_rows(grid: Grid, n: int, m: int) -> list:
 
 def grid_cols(grid: Grid, n: int, m: int) -> list:
     """The m column lines of a grid, left to right (bit r is row r)."""
-    return [sum((grid >> (r * m + c) & 1) << r for r in range(n)) for c in range(m)]
+    cols = [0] * m
+    for r, row in enumerate(grid_rows(grid, n, m)):
+        while row:
+            low = row & -row
+            cols[low.bit_length() - 1] |= 1 << r
+            row ^= low
+    return cols
 
 
 def grid_from_rows(rows, m: int) -> Grid:

@@ -194,7 +194,7 @@ def stuck_unique(n: int, m: int, density: float, seed: int) -> int:
         rng = random.Random(seed)
         grid = sum(1 << k for k in range(n * m) if rng.random() < density)
         p = formats.from_grid(grid, n, m)
-        if solve.local(p).status == "stuck" and solve.search(p, limit=2).verdict == solve.UNIQUE:
+        if solve.local(p).status == "stuck" and solve.plain_search(p, limit=2).verdict == solve.UNIQUE:
             return grid
         seed += 1
 
@@ -208,7 +208,7 @@ def disambiguated(n: int, m: int, density: float, seed: int) -> int:
             p = formats.from_grid(grid, n, m)
             if solve.local(p).status == "solved":
                 break
-            found = solve.search(p, limit=2, max_nodes=MAX_NODES)
+            found = solve.plain_search(p, limit=2, max_nodes=MAX_NODES)
             if found.verdict == solve.UNIQUE:
                 return grid
             if found.verdict != solve.MULTIPLE:
@@ -224,7 +224,7 @@ def puzzles() -> dict:
     for name, art in DRAWINGS.items():
         grid, n, m = drawing(art)
         p = formats.from_grid(grid, n, m)
-        found = solve.search(p, limit=2)
+        found = solve.plain_search(p, limit=2)
         if found.verdict != solve.UNIQUE:
             print(f"skipped {name}: {found.verdict}", file=sys.stderr)
             continue

@@ -53,15 +53,25 @@ def test_solve_an_example_by_name_and_a_file(tmp_path):
 
 def test_solve_stdin_shows_two_solutions_and_all_lists_them():
     res = run("solve", "-", stdin="2\n1\n1\n1\n1\n")
-    assert res.returncode == 0 and "search: multiple" in res.stdout and "solution 2:" in res.stdout
+    assert res.returncode == 0 and "search: 2 solutions, all of them" in res.stdout and "solution 2:" in res.stdout
     res = run("solve", "-", "--all", stdin="2\n1\n1\n1\n1\n")
     assert res.stdout.count("solution ") == 2 and "stopped at the limit" not in res.stdout
+    res = run("solve", "-", stdin="3\n" + "1\n" * 6)  # the 6 permutation matrices
+    assert "search: multiple (stopped at the limit of solutions)" in res.stdout and res.stdout.count("solution ") == 2
+    res = run("solve", "-", "--all", stdin="3\n" + "1\n" * 6)
+    assert "search: 6 solutions, all of them (level: branching; " in res.stdout and res.stdout.count("solution ") == 6
+    res = run("solve", "-", stdin="2\n1\n1\n1\n1\n")
+    assert "(level: branching; 1 node, 2 probes, " in res.stdout
 
 
 def test_solve_gives_up_at_the_node_limit():
-    res = run("solve", "stuck20", "--max-nodes", "2")
+    res = run("solve", "-", "--max-nodes", "1", stdin="6\n" + "1\n" * 12)  # 720 solutions, nothing to deduce
     assert res.returncode == 0 and "search: undecided (node limit reached)" in res.stdout
+    res = run("solve", "stuck20", "--method", "plain", "--max-nodes", "2")
+    assert res.returncode == 0 and "plain: undecided (node limit reached)" in res.stdout
     assert run("solve", "stuck20", "--max-nodes", "0").returncode == 2
+    res = run("solve", "stuck20", "--timeout", "0")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--timeout" in res.stderr
 
 
 def test_solve_reports_a_contradiction_naming_the_line():

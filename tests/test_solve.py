@@ -86,12 +86,22 @@ def test_propagate_from_a_start_and_contradictions():
     assert bad.status == logic.CONTRADICTION and bad.line == "row 1"
 
 
+PERMUTATIONS = "6\n" + "1\n" * 12  # every 6x6 permutation matrix: 720 solutions, nothing to deduce
+
+
 def test_a_node_limit_gives_up_honestly():
     from localcount.puzzle import examples
 
     p = examples.load("stuck20")
-    capped = solve.search(p, limit=2, max_nodes=3)
-    assert capped.verdict == solve.UNDECIDED and not capped.complete and capped.nodes == 3
-    assert solve.search(p, limit=2).verdict == solve.UNIQUE
-    with pytest.raises(ValueError):
-        solve.search(p, max_nodes=0)
+    capped = solve.plain_search(p, limit=2, max_nodes=3)
+    assert capped.verdict == solve.UNDECIDED and not capped.complete and capped.nodes == 3 and capped.stopped == "nodes"
+    assert solve.plain_search(p, limit=2).verdict == solve.UNIQUE == solve.search(p, limit=2).verdict
+    perms = F.parse(PERMUTATIONS, "txt")
+    capped = solve.search(perms, limit=2, max_nodes=1)
+    assert capped.verdict == solve.UNDECIDED and capped.nodes == 1 and capped.stopped == "nodes" and not capped.solutions
+    timed = solve.search(perms, limit=800, timeout=1e-9)
+    assert timed.verdict == solve.UNDECIDED and timed.stopped == "time" and not timed.complete
+    assert len(solve.search(perms, limit=800).solutions) == 720
+    for bad in (dict(max_nodes=0), dict(timeout=0), dict(limit=0)):
+        with pytest.raises(ValueError):
+            solve.search(p, **bad)

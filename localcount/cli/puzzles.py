@@ -2,6 +2,7 @@
 
     python -m localcount solve puzzle.non            # or '-' for stdin, or a shipped example's name
     python -m localcount solve --trace puzzle.txt    # every deduction, line by line
+    python -m localcount solve --json puzzle.xml     # one JSON object: verdict, level, solutions, nodes, seconds
     python -m localcount explain --grid 1010/0100/1010/0011
     python -m localcount examples
     python -m localcount convert puzzle.xml --to non
@@ -14,8 +15,10 @@ where there is one), 1 a file that cannot be written.
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import sys
+import time
 
 from ..clues import parse_grid
 from ..puzzle import examples, formats, logic, pictures, search
@@ -87,11 +90,14 @@ def solve_parser() -> argparse.ArgumentParser:
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
     ap.add_argument(
         "--method",
-        choices=["search", "sat"],
+        choices=["search", "plain", "sat"],
         default="search",
-        help="search: branch and propagate (default); sat: CNF with python-sat (pip install 'localcount[sat]')",
+        help="search: local logic, probing, then branching (default); plain: branching without probing (for "
+        "comparison); sat: CNF with python-sat (pip install 'localcount[sat]')",
     )
     ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
+    ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="give up the search after this long (default: never)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead: verdict, level, solutions, nodes, seconds")
     return ap
 
 
@@ -119,7 +125,7 @@ def convert_parser() -> argparse.ArgumentParser:
 
 
 def solve_main(argv) -> int:
-    """``solve``: local logic, then the complete search."""
+    """``solve``: local logic, then probing and the complete search."""
     args = solve_parser().parse_args(argv)
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
     try:
@@ -127,10 +133,14 @@ def solve_main(argv) -> int:
             raise PuzzleError(f"--limit must be at least 1, got {limit}")
         if args.max_nodes is not None and args.max_nodes < 1:
             raise PuzzleError(f"--max-nodes must be at least 1, got {args.max_nodes}")
+        if args.timeout is not None and not args.timeout > 0:
+            raise PuzzleError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
         p = load(args.source, args.format)
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
+    if args.json:
+        return _solve_json(p, args, limit)
     title = f"{p.title} " if p.title else ""
     print(f"{title}({p.n} rows x {p.m} columns)")
     steps = []
@@ -138,18 +148,14 @@ def solve_main(argv) -> int:
     if args.gif and _write_picture(args.gif, lambda: pictures.gif(p, steps)):
         return 1
     if out.status == logic.SOLVED:
-        print("unique: local logic only deduces what every solution shares, so this is the only one")
+        print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
         return 1 if args.png and _write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
-    if args.method == "sat":
-        try:
-            found = search_sat(p, limit)
-        except PuzzleError as err:
-            say(f"error: {err}")
-            return 2
-        print(f"sat: {found.verdict} ({found.nodes} SAT calls{'' if found.complete else ', stopped at the limit'})")
-    else:
-        found = search.search(p, limit, args.max_nodes)
-        print(f"search: {found.verdict} ({found.nodes} nodes{'' if found.complete else ', stopped at the limit'})")
+    try:
+        found = _search(p, args, limit)
+    except PuzzleError as err:
+        say(f"error: {err}")
+        return 2
+    print(f"{args.method}: {_summary(found, args.method)}")
     shown = found.solutions if args.all else found.solutions[:2]
     for k, g in enumerate(shown, 1):
         print(f"solution {k}:")
@@ -161,6 +167,81 @@ def solve_main(argv) -> int:
         shown = (found.solutions[0], full & ~found.solutions[0]) if found.solutions else (out.filled, out.empty)
         if _write_picture(args.png, lambda: pictures.png(p, *shown)):
             return 1
+    return 0
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _search(p, args, limit):
+    """The chosen method's result (search.Search or the SAT search's); PuzzleError from SAT."""
+    if args.method == "sat":
+        return search_sat(p, limit)
+    if args.method == "plain":
+        return search.plain_search(p, limit, args.max_nodes)
+
+    def progress(state, seconds):
+        say(
+            f"searching: {_plural(state['nodes'], 'node')}, {_plural(state['probes'], 'probe')}, depth {state['depth']}, "
+            f"{_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
+        )
+
+    return search.search(p, limit, args.max_nodes, args.timeout, progress)
+
+
+#: Why a search stopped early, as the summary says it.
+_STOPPED = {"limit": "stopped at the limit of solutions", "nodes": "node limit reached", "time": "time limit reached"}
+
+
+def _summary(found, method: str) -> str:
+    """E.g. 'unique (level: probing; 3 nodes, 120 probes, 0.41 s)' or '4 solutions (all of them; ...)'."""
+    k = len(found.solutions)
+    verdict = f"{k} solutions, all of them" if found.complete and k >= 2 else found.verdict
+    if not found.complete:
+        verdict += f" ({_STOPPED.get(getattr(found, 'stopped', ''), 'stopped at the limit')})"
+    counts = [_plural(found.nodes, "SAT call" if method == "sat" else "node")]
+    if getattr(found, "probes", 0):
+        counts.append(_plural(found.probes, "probe"))
+    if getattr(found, "seconds", 0):
+        counts.append(f"{found.seconds:.2f} s")
+    level = f"level: {found.level}; " if getattr(found, "level", None) and found.complete else ""
+    return f"{verdict} ({level}{', '.join(counts)})"
+
+
+#: search verdicts as --json names them.
+_JSON_VERDICT = {search.UNIQUE: "unique", search.MULTIPLE: "multiple", search.NO_SOLUTION: "none"}
+
+
+def _solve_json(p, args, limit) -> int:
+    """``solve --json``: one object on stdout."""
+    start = time.perf_counter()
+    out = search.local(p)
+    if out.status == logic.SOLVED:
+        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE)
+    else:
+        try:
+            found = _search(p, args, limit)
+        except PuzzleError as err:
+            say(f"error: {err}")
+            return 2
+    if out.status == logic.CONTRADICTION:
+        found.level = search.LINE
+    level = getattr(found, "level", None) if found.complete else None
+    answer = {
+        "title": p.title,
+        "rows": p.n,
+        "columns": p.m,
+        "verdict": _JSON_VERDICT.get(found.verdict, "undecided") if found.complete else "multiple" if len(found.solutions) >= 2 else "undecided",
+        "level": level,
+        "solutions": [[format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)] for g in found.solutions],
+        "complete": found.complete,
+        "method": args.method,
+        "nodes": found.nodes,
+        "probes": getattr(found, "probes", 0),
+        "seconds": round(time.perf_counter() - start, 4),
+    }
+    print(json.dumps(answer))
     return 0
 
 

@@ -11,9 +11,6 @@ from dataclasses import dataclass
 
 from ..lines.words import line_options
 
-#: Longest line (a limit of the single-puzzle tools, kept until they are tested beyond it).
-MAX_LINE = 64
-
 SOLVED, STUCK, CONTRADICTION = "solved", "stuck", "contradiction"
 
 
@@ -32,19 +29,134 @@ class Outcome:
         return self.filled | self.empty
 
 
-def _row_cells(mask: int, r: int, m: int) -> int:
-    """Row r of a Grid mask, as a Line."""
-    return mask >> (r * m) & ((1 << m) - 1)
-
-
-def _col_cells(mask: int, c: int, n: int, m: int) -> int:
-    """Column c of a Grid mask, as a Line."""
-    return sum((mask >> (r * m + c) & 1) << r for r in range(n))
-
-
 def _no_fit(can0: int, can1: int, length: int, clue) -> bool:
     """True when no pattern fits: some cell can be neither value (or a clue on a 0-cell line)."""
     return (can0 | can1) != (1 << length) - 1 if length else any(clue)
+
+
+def bit_positions(x: int):
+    """The positions of x's set bits, lowest first."""
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+class Board:
+    """What is known of an n×m grid, kept by line: ``rows1[r]``/``rows0[r]`` (bit c: cell (r, c) filled/empty)
+    and ``cols1[c]``/``cols0[c]`` (bit r), so a line is read and written in O(1) whatever the size."""
+
+    __slots__ = ("n", "m", "rows1", "rows0", "cols1", "cols0")
+
+    def __init__(self, n: int, m: int):
+        self.n, self.m = n, m
+        self.rows1, self.rows0 = [0] * n, [0] * n
+        self.cols1, self.cols0 = [0] * m, [0] * m
+
+    @classmethod
+    def from_masks(cls, n: int, m: int, filled: int = 0, empty: int = 0) -> Board:
+        """The board of two Grid masks (bit r*m + c)."""
+        b = cls(n, m)
+        full = (1 << m) - 1
+        for r in range(n):
+            b.rows1[r], b.rows0[r] = filled >> (r * m) & full, empty >> (r * m) & full
+            for c in bit_positions(b.rows1[r]):
+                b.cols1[c] |= 1 << r
+            for c in bit_positions(b.rows0[r]):
+                b.cols0[c] |= 1 << r
+        return b
+
+    def copy(self) -> Board:
+        """An independent copy."""
+        b = Board.__new__(Board)
+        b.n, b.m = self.n, self.m
+        b.rows1, b.rows0, b.cols1, b.cols0 = self.rows1[:], self.rows0[:], self.cols1[:], self.cols0[:]
+        return b
+
+    def set(self, r: int, c: int, value: int) -> None:
+        """Cell (r, c) is known to be ``value`` (1 filled, 0 empty)."""
+        if value:
+            self.rows1[r] |= 1 << c
+            self.cols1[c] |= 1 << r
+        else:
+            self.rows0[r] |= 1 << c
+            self.cols0[c] |= 1 << r
+
+    def filled(self) -> int:
+        """Grid mask of the filled cells."""
+        return sum(x << (r * self.m) for r, x in enumerate(self.rows1))
+
+    def empty(self) -> int:
+        """Grid mask of the empty cells."""
+        return sum(x << (r * self.m) for r, x in enumerate(self.rows0))
+
+    def known_cells(self) -> int:
+        """How many cells are known."""
+        return sum((a | b).bit_count() for a, b in zip(self.rows1, self.rows0))
+
+    def solved(self) -> bool:
+        """True when every cell is known."""
+        full = (1 << self.m) - 1
+        return all(a | b == full for a, b in zip(self.rows1, self.rows0))
+
+    def unknown_in_row(self, r: int) -> int:
+        """Mask (bit c) of row r's unknown cells."""
+        return ~(self.rows1[r] | self.rows0[r]) & ((1 << self.m) - 1)
+
+
+def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None) -> str | None:
+    """Local logic to the fixpoint on ``board`` (in place): None, or the line that has no fitting pattern.
+
+    ``rows``/``cols``: the lines to update first (default all), for a board
+    that is a fixpoint except for them.  Full passes, rows then columns, in
+    order; a pass skips the lines none of whose cells changed since their
+    last update (a line update is idempotent, so skipping them changes
+    neither the result nor the steps).
+    """
+    n, m = board.n, board.m
+    rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
+    rows_todo = set(range(n)) if rows is None else set(rows)
+    cols_todo = set(range(m)) if cols is None else set(cols)
+    while rows_todo or cols_todo:
+        for r in sorted(rows_todo):
+            clue = row_clues[r]
+            can0, can1 = line_options(clue, m, rows1[r], rows0[r])
+            if _no_fit(can0, can1, m, clue):
+                return f"row {r + 1}"
+            new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
+            if new1 or new0:
+                rows1[r] |= new1
+                rows0[r] |= new0
+                for c in bit_positions(new1):
+                    cols1[c] |= 1 << r
+                    cols_todo.add(c)
+                for c in bit_positions(new0):
+                    cols0[c] |= 1 << r
+                    cols_todo.add(c)
+                if steps is not None:
+                    steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
+        rows_todo = set()
+        for c in sorted(cols_todo):
+            clue = col_clues[c]
+            can0, can1 = line_options(clue, n, cols1[c], cols0[c])
+            if _no_fit(can0, can1, n, clue):
+                return f"column {c + 1}"
+            new1, new0 = can1 & ~can0 & ~cols1[c], can0 & ~can1 & ~cols0[c]
+            if new1 or new0:
+                cols1[c] |= new1
+                cols0[c] |= new0
+                for r in bit_positions(new1):
+                    rows1[r] |= 1 << c
+                    rows_todo.add(r)
+                for r in bit_positions(new0):
+                    rows0[r] |= 1 << c
+                    rows_todo.add(r)
+                if steps is not None:
+                    steps.append(
+                        Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
+                    )
+        cols_todo = set()
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,57 +171,23 @@ class Step:
 def propagate(
     row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None, dirty: tuple | None = None
 ) -> Outcome:
-    """Local logic to the fixpoint (full passes, rows then columns) from the given known cells.
+    """Local logic to the fixpoint from the given known cells (Grid masks; none by default): ``settle`` on a Board.
 
-    ``filled``/``empty`` are the Grid masks known at the start (none by
-    default); each line update that decides a cell is appended to ``steps``
-    when a list is given.  A pass skips the lines none of whose cells changed
-    since their last update (a line update is idempotent, so skipping them
-    changes neither the result nor the steps); ``dirty`` = (rows, columns)
-    names the lines to update first when the start is a fixpoint except for
-    those lines (the search sets one cell), else every line is.
+    Each line update that decides a cell is appended to ``steps`` when a list
+    is given; ``dirty`` = (rows, columns) names the lines to update first
+    when the start is a fixpoint except for those lines, else every line is.
     """
     n, m = len(row_clues), len(col_clues)
-    if n > MAX_LINE or m > MAX_LINE:
-        raise ValueError(f"lines longer than {MAX_LINE} cells are not supported")
     if filled & empty:
         return Outcome(CONTRADICTION, filled, empty, "the start (a cell both filled and empty)")
-    rows_todo, cols_todo = (set(range(n)), set(range(m))) if dirty is None else (set(dirty[0]), set(dirty[1]))
-    while rows_todo or cols_todo:
-        for r in sorted(rows_todo):
-            clue = row_clues[r]
-            can0, can1 = line_options(clue, m, _row_cells(filled, r, m), _row_cells(empty, r, m))
-            if _no_fit(can0, can1, m, clue):
-                return Outcome(CONTRADICTION, filled, empty, f"row {r + 1}")
-            new_filled = (can1 & ~can0) << (r * m) & ~filled
-            new_empty = (can0 & ~can1) << (r * m) & ~empty
-            if new_filled or new_empty:
-                filled |= new_filled
-                empty |= new_empty
-                new = (new_filled | new_empty) >> (r * m)
-                cols_todo.update(c for c in range(m) if new >> c & 1)
-                if steps is not None:
-                    steps.append(Step(f"row {r + 1}", new_filled, new_empty))
-        rows_todo = set()
-        for c in sorted(cols_todo):
-            clue = col_clues[c]
-            can0, can1 = line_options(clue, n, _col_cells(filled, c, n, m), _col_cells(empty, c, n, m))
-            if _no_fit(can0, can1, n, clue):
-                return Outcome(CONTRADICTION, filled, empty, f"column {c + 1}")
-            new_filled = new_empty = 0
-            for r in range(n):
-                bit = 1 << (r * m + c)
-                if can1 >> r & 1 and not can0 >> r & 1 and not filled & bit:
-                    new_filled |= bit
-                    rows_todo.add(r)
-                elif can0 >> r & 1 and not can1 >> r & 1 and not empty & bit:
-                    new_empty |= bit
-                    rows_todo.add(r)
-            if new_filled or new_empty:
-                filled |= new_filled
-                empty |= new_empty
-                if steps is not None:
-                    steps.append(Step(f"column {c + 1}", new_filled, new_empty))
-        cols_todo = set()
-    status = SOLVED if (filled | empty) == (1 << (n * m)) - 1 else STUCK
-    return Outcome(status, filled, empty)
+    board = Board.from_masks(n, m, filled, empty)
+    rows, cols = (None, None) if dirty is None else dirty
+    bad = settle(board, row_clues, col_clues, rows, cols, steps)
+    return outcome(board, bad)
+
+
+def outcome(board: Board, bad: str | None = None) -> Outcome:
+    """The Outcome of a settled board (``bad``: the line ``settle`` found without a fitting pattern)."""
+    if bad is not None:
+        return Outcome(CONTRADICTION, board.filled(), board.empty(), bad)
+    return Outcome(SOLVED if board.solved() else STUCK, board.filled(), board.empty())
