@@ -4,6 +4,7 @@
     python scripts/bench_solve.py                        # every shipped puzzle
     python scripts/bench_solve.py --names cat,stuck20
     python scripts/bench_solve.py --random 8 --size 25   # clues of 8 random 25x25 grids (seeded)
+    python scripts/bench_solve.py --dir tests/puzzles    # the real puzzles shipped for this (tests/puzzles/SOURCES.md)
 
 Prints per puzzle: size, the search's verdict, the level it needed
 (line, probing, branching), its nodes, probes and seconds, and the plain
@@ -29,6 +30,17 @@ def puzzles(args):
     """(name, Puzzle) pairs to time."""
     from localcount.puzzle import examples, model
 
+    if args.dir:
+        from localcount.puzzle import formats
+        from localcount.puzzle.model import PuzzleError
+
+        for path in sorted(pathlib.Path(args.dir).iterdir()):
+            if path.suffix in formats.SUFFIXES:
+                try:
+                    yield path.name, formats.parse(path.read_text(), None, str(path))
+                except PuzzleError as err:
+                    print(f"# skipped {path.name}: {err.bare}", flush=True)
+        return
     if args.random:
         rng = random.Random(args.seed)
         for k in range(args.random):
@@ -41,6 +53,7 @@ def puzzles(args):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--names", help="comma-separated shipped puzzle names (default: all)")
+    ap.add_argument("--dir", help="instead: every puzzle file in this directory")
     ap.add_argument("--random", type=int, default=0, metavar="K", help="instead: the clues of K random grids")
     ap.add_argument("--size", type=int, default=25, help="with --random: their side (default 25)")
     ap.add_argument("--seed", type=int, default=0, help="with --random: the seed (default 0)")
@@ -51,7 +64,7 @@ def main() -> int:
     from localcount.util import provenance
 
     print(f"# python scripts/bench_solve.py {' '.join(sys.argv[1:])}; {provenance.cpu_model()}; git {provenance.git_commit(os.path.dirname(__file__))}")
-    print(f"{'name':<12} {'size':>7} {'verdict':>10} {'level':>9} {'nodes':>6} {'probes':>7} {'secs':>7} | {'plain':>10} {'nodes':>6} {'secs':>7}")
+    print(f"{'name':<40} {'size':>7} {'verdict':>10} {'level':>9} {'nodes':>6} {'probes':>7} {'secs':>7} | {'plain':>10} {'nodes':>6} {'secs':>7}")
     times, plain_times = [], []
     for name, p in puzzles(args):
         t0 = time.perf_counter()
@@ -63,7 +76,7 @@ def main() -> int:
         plain_times.append(t2 - t1)
         level = found.level if found.complete else "-"
         print(
-            f"{name:<12} {p.n:>3}x{p.m:<3} {found.verdict:>10} {level:>9} {found.nodes:>6} {found.probes:>7} {t1 - t0:>7.3f} | "
+            f"{name:<40} {p.n:>3}x{p.m:<3} {found.verdict:>10} {level:>9} {found.nodes:>6} {found.probes:>7} {t1 - t0:>7.3f} | "
             f"{plain.verdict:>10} {plain.nodes:>6} {t2 - t1:>7.3f}",
             flush=True,
         )

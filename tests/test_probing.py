@@ -129,3 +129,19 @@ def test_solve_json_is_one_object_with_the_verdict_level_and_solutions(tmp_path)
     path.write_text(formats.format_txt(Puzzle(((1,),) * 6, ((1,),) * 6)))
     stopped = run(str(path), "--json", "--max-nodes", "1")
     assert stopped["verdict"] == "undecided" and stopped["level"] is None
+
+
+def test_given_cells_are_where_the_search_starts():
+    from localcount.puzzle import formats
+
+    p = formats.parse("4x4:2/1/2/1/1.1/2/1/1,Ap", "tatham")  # Simon Tatham's own example ID with a given cell
+    assert p.given_filled or p.given_empty
+    found = solve.search(p, limit=5)
+    assert found.solutions and all(solve.is_solution(p, g) for g in found.solutions)
+    free = Puzzle(p.rows, p.cols)
+    assert set(found.solutions) <= set(solve.search(free, limit=50).solutions)
+    assert set(solve.plain_search(p, limit=5).solutions) == set(found.solutions)
+    rows, cols = ((1,), (1,)), ((1,), (1,))  # two solutions, the diagonals; a given cell picks one
+    both = solve.search(Puzzle(rows, cols), limit=5).solutions
+    one = solve.search(Puzzle(rows, cols, given_filled=1), limit=5).solutions
+    assert len(both) == 2 and one == [g for g in both if g & 1]

@@ -142,3 +142,70 @@ def test_png_and_gif_pictures(tmp_path):
     assert render.png(p) == render.png(p)  # deterministic
     res = run("solve", "stuck8", "--png", tmp_path / "no-such-dir" / "x.png")
     assert res.returncode == 1 and "cannot write" in res.stderr
+
+
+def test_a_guessed_format_is_said_on_stderr_in_one_line(tmp_path):
+    path = tmp_path / "puzzle"  # no suffix: the format is told from the content, and the guess is reported
+    path.write_text(formats.format_non(examples.load("heart")))
+    res = run("solve", path)
+    assert res.returncode == 0 and "solved by local logic" in res.stdout
+    assert res.stderr == f"localcount: guessed the format of {path}: non (give --format to choose)\n"
+    assert run("solve", path, "--format", "non").stderr == ""
+    named = tmp_path / "heart.non"
+    named.write_text(path.read_text())
+    assert run("solve", named).stderr == ""
+
+
+def test_a_nin_file_without_suffix_is_read_as_txt_and_the_transposition_is_said(tmp_path):
+    p = formats.Puzzle(((3,), (1,)), ((2,), (1,), (1,)))  # 2 rows, 3 columns: read transposed it has 3 rows
+    path = tmp_path / "puzzle"
+    path.write_text(formats.format_nin(p))
+    res = run("convert", path, "--to", "nin")
+    assert res.returncode == 0 and formats.parse_nin(res.stdout) != p
+    assert res.stderr == f"localcount: guessed the format of {path}: txt (nin would read it transposed; give --format to choose)\n"
+    res = run("convert", path, "--to", "nin", "--format", "nin")
+    assert res.returncode == 0 and formats.parse_nin(res.stdout) == p and res.stderr == ""
+
+
+def test_an_unknown_format_exits_2_with_one_line_naming_the_formats(tmp_path):
+    path = tmp_path / "notes"
+    path.write_text("shopping list\neggs\n")
+    res = run("solve", path)
+    assert res.returncode == 2 and not res.stdout
+    assert res.stderr == f"localcount: error: could not tell the format of {path}; these are supported: txt, non, nin, tatham, xml\n"
+    res = run("convert", "-", "--to", "txt", stdin="<puzzle>\n<clues type='rows'>\n</puzzle>\n")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "<stdin>:3: not well-formed XML" in res.stderr
+
+
+def test_convert_keeps_metadata_and_tatham_givens(tmp_path):
+    src = tmp_path / "p.pattern"
+    src.write_text("4x4:2/1/2/1/1.1/2/1/1,Ap\n")
+    res = run("convert", src, "--to", "tatham")
+    assert res.returncode == 0 and res.stdout == "4x4:2/1/2/1/1.1/2/1/1,Ap\n"
+    non = tmp_path / "p.non"
+    non.write_text('title "T &amp; U"\nby "me"\nlicense CC0-1.0\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n')
+    for fmt in ("xml", "txt"):
+        out = tmp_path / f"p.{fmt}"
+        assert run("convert", non, "--to", fmt, "-o", out).returncode == 0
+        back = formats.parse(out.read_text(), fmt)
+        assert (back.title, back.author, back.licence) == ("T & U", "me", "CC0-1.0")
+
+
+def test_pictures_of_wide_grids_and_gifs_that_end_at_the_solution(tmp_path):
+    from localcount.puzzle import model
+    from localcount.puzzle import pictures as render
+
+    wide = model.from_grid((1 << 90) - 1, 1, 90)  # one row of 90 filled cells: column clues would need 180 characters
+    text = render.draw(wide, 0, 0)
+    assert max(len(line) for line in text.splitlines()) <= render.WIDE and "column clues not drawn" in text
+    assert "?" * 90 in text
+    Image = pytest.importorskip("PIL.Image")
+    gif = tmp_path / "stuck8.gif"
+    res = run("solve", "stuck8", "--gif", gif)
+    assert res.returncode == 0, res.stderr
+    steps = []
+    solve.local(examples.load("stuck8"), steps)
+    with Image.open(gif) as im:
+        assert im.n_frames == len(steps) + 2  # the empty grid, each step, then the solution
+    one, three = model.from_grid(1, 1, 1), model.from_grid((1 << 100) - 1, 100, 1)  # column clues 1 and 100
+    assert render._image(three, 0, 0).size[0] - render._image(one, 0, 0).size[0] >= 6  # the cell widens for "100"

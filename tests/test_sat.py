@@ -61,3 +61,31 @@ def test_cli_method_sat():
         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=root), timeout=120,
     )  # fmt: skip
     assert res.returncode == 0 and "sat: unique" in res.stdout
+
+
+def test_the_line_automaton_accepts_exactly_the_lines_of_the_clue():
+    import itertools
+
+    from pysat.solvers import Solver
+
+    from localcount.clues import line_clue
+
+    for length in range(0, 8):
+        clues = {line_clue(x, length) for x in range(1 << length)} | {(length + 1,), (2, 2) if length < 5 else (9,)}
+        for clue in clues:
+            clauses, _ = sat.line_clauses(clue, list(range(1, length + 1)), length)
+            for bits in itertools.product((0, 1), repeat=length):
+                units = [[i + 1] if b else [-(i + 1)] for i, b in enumerate(bits)]
+                with Solver(name="cadical153", bootstrap_with=clauses + units) as solver:
+                    line = sum(b << i for i, b in enumerate(bits))
+                    assert solver.solve() == (line_clue(line, length) == tuple(clue)), (clue, bits)
+
+
+def test_sat_takes_lines_with_millions_of_fitting_patterns():
+    import random
+
+    rng = random.Random(3)
+    n, m = 8, 90  # rows of 90 cells with many short runs: far more than 200,000 patterns each
+    p = F.from_grid(sum(1 << k for k in range(n * m) if rng.random() < 0.3), n, m)
+    b = sat.search_sat(p, limit=2)
+    assert b.verdict == solve.MULTIPLE and len(set(b.solutions)) == 2 and all(solve.is_solution(p, g) for g in b.solutions)

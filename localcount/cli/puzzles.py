@@ -31,7 +31,7 @@ from ..util.messages import say
 def load(source: str, fmt: str | None = None) -> Puzzle:
     """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable."""
     if source == "-":
-        return formats.parse(sys.stdin.read(), fmt, "<stdin>")
+        return _parse(sys.stdin.read(), fmt, "<stdin>")
     path = pathlib.Path(source)
     if not path.exists() and examples.exists(source):
         return examples.load(source)
@@ -42,7 +42,15 @@ def load(source: str, fmt: str | None = None) -> Puzzle:
         raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
     except UnicodeDecodeError:
         raise PuzzleError(f"{source} is not a text file") from None
-    return formats.parse(text, fmt, source)
+    return _parse(text, fmt, source)
+
+
+def _parse(text: str, fmt: str | None, source: str) -> Puzzle:
+    """``formats.read``, saying on stderr when the format was guessed from the content."""
+    p, found, guessed = formats.read(text, fmt, source)
+    if guessed:
+        say(formats.guessed_message(text, found, source))
+    return p
 
 
 def _step_cells(p, step) -> str:
@@ -145,7 +153,7 @@ def solve_main(argv) -> int:
     print(f"{title}({p.n} rows x {p.m} columns)")
     steps = []
     out = _local_report(p, args.trace, args.replay, steps)
-    if args.gif and _write_picture(args.gif, lambda: pictures.gif(p, steps)):
+    if out.status != logic.STUCK and args.gif and _write_picture(args.gif, lambda: pictures.gif(p, steps)):
         return 1
     if out.status == logic.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
@@ -160,6 +168,10 @@ def solve_main(argv) -> int:
     for k, g in enumerate(shown, 1):
         print(f"solution {k}:")
         print(pictures.grid_only(p.n, p.m, g), end="")
+    if args.gif and out.status == logic.STUCK:  # local logic's steps, then the first solution found
+        solution = found.solutions[0] if found.solutions else None
+        if _write_picture(args.gif, lambda: pictures.gif(p, steps, solution=solution)):
+            return 1
     if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
         say("warning: the file's goal is not among the solutions")
     if args.png:

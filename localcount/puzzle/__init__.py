@@ -1,9 +1,10 @@
 """Single puzzles: the model, file formats, local logic on any clues, the complete search, SAT, pictures, shipped examples.
 
 * ``model`` — ``Puzzle`` and ``PuzzleError``;
-* ``formats`` — parse/format pairs for txt, .non, Tatham game IDs and webpbn XML;
-* ``logic`` — local logic on arbitrary clues (contradictions named), step by step;
-* ``search`` — local logic then a complete search, every solution verified;
+* ``formats`` — parse/format pairs for txt, .non, NIN, Tatham game IDs and webpbn XML;
+* ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
+* ``probing`` — trying each unknown cell both ways, between local logic and branching;
+* ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
 * ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``);
 * ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
 * ``examples`` — the shipped puzzles in ``shipped/``.

@@ -7,9 +7,19 @@ module reports that as a verdict, naming the line, instead of failing.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from ..lines.words import line_options
+from ..lines import words
+
+#: Line results remembered (probing and search meet the same line states over and over).
+LINE_CACHE = 1 << 18
+
+
+@functools.lru_cache(maxsize=LINE_CACHE)
+def line_options(clue, length: int, known1: int, known0: int) -> tuple:
+    """``lines.words.line_options``, remembered."""
+    return words.line_options(clue, length, known1, known0)
 
 SOLVED, STUCK, CONTRADICTION = "solved", "stuck", "contradiction"
 
@@ -29,11 +39,6 @@ class Outcome:
         return self.filled | self.empty
 
 
-def _no_fit(can0: int, can1: int, length: int, clue) -> bool:
-    """True when no pattern fits: some cell can be neither value (or a clue on a 0-cell line)."""
-    return (can0 | can1) != (1 << length) - 1 if length else any(clue)
-
-
 def bit_positions(x: int):
     """The positions of x's set bits, lowest first."""
     while x:
@@ -46,12 +51,13 @@ class Board:
     """What is known of an n×m grid, kept by line: ``rows1[r]``/``rows0[r]`` (bit c: cell (r, c) filled/empty)
     and ``cols1[c]``/``cols0[c]`` (bit r), so a line is read and written in O(1) whatever the size."""
 
-    __slots__ = ("n", "m", "rows1", "rows0", "cols1", "cols0")
+    __slots__ = ("n", "m", "rows1", "rows0", "cols1", "cols0", "known")
 
     def __init__(self, n: int, m: int):
         self.n, self.m = n, m
         self.rows1, self.rows0 = [0] * n, [0] * n
         self.cols1, self.cols0 = [0] * m, [0] * m
+        self.known = 0  # how many cells are known (kept by set and settle)
 
     @classmethod
     def from_masks(cls, n: int, m: int, filled: int = 0, empty: int = 0) -> Board:
@@ -64,17 +70,20 @@ class Board:
                 b.cols1[c] |= 1 << r
             for c in bit_positions(b.rows0[r]):
                 b.cols0[c] |= 1 << r
+            b.known += (b.rows1[r] | b.rows0[r]).bit_count()
         return b
 
     def copy(self) -> Board:
         """An independent copy."""
         b = Board.__new__(Board)
-        b.n, b.m = self.n, self.m
+        b.n, b.m, b.known = self.n, self.m, self.known
         b.rows1, b.rows0, b.cols1, b.cols0 = self.rows1[:], self.rows0[:], self.cols1[:], self.cols0[:]
         return b
 
     def set(self, r: int, c: int, value: int) -> None:
         """Cell (r, c) is known to be ``value`` (1 filled, 0 empty)."""
+        if not (self.rows1[r] | self.rows0[r]) >> c & 1:
+            self.known += 1
         if value:
             self.rows1[r] |= 1 << c
             self.cols1[c] |= 1 << r
@@ -92,12 +101,11 @@ class Board:
 
     def known_cells(self) -> int:
         """How many cells are known."""
-        return sum((a | b).bit_count() for a, b in zip(self.rows1, self.rows0))
+        return self.known
 
     def solved(self) -> bool:
         """True when every cell is known."""
-        full = (1 << self.m) - 1
-        return all(a | b == full for a, b in zip(self.rows1, self.rows0))
+        return self.known == self.n * self.m
 
     def unknown_in_row(self, r: int) -> int:
         """Mask (bit c) of row r's unknown cells."""
@@ -117,45 +125,62 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
     rows_todo = set(range(n)) if rows is None else set(rows)
     cols_todo = set(range(m)) if cols is None else set(cols)
-    while rows_todo or cols_todo:
-        for r in sorted(rows_todo):
-            clue = row_clues[r]
-            can0, can1 = line_options(clue, m, rows1[r], rows0[r])
-            if _no_fit(can0, can1, m, clue):
-                return f"row {r + 1}"
-            new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
-            if new1 or new0:
-                rows1[r] |= new1
-                rows0[r] |= new0
-                for c in bit_positions(new1):
-                    cols1[c] |= 1 << r
-                    cols_todo.add(c)
-                for c in bit_positions(new0):
-                    cols0[c] |= 1 << r
-                    cols_todo.add(c)
-                if steps is not None:
-                    steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
-        rows_todo = set()
-        for c in sorted(cols_todo):
-            clue = col_clues[c]
-            can0, can1 = line_options(clue, n, cols1[c], cols0[c])
-            if _no_fit(can0, can1, n, clue):
-                return f"column {c + 1}"
-            new1, new0 = can1 & ~can0 & ~cols1[c], can0 & ~can1 & ~cols0[c]
-            if new1 or new0:
-                cols1[c] |= new1
-                cols0[c] |= new0
-                for r in bit_positions(new1):
-                    rows1[r] |= 1 << c
-                    rows_todo.add(r)
-                for r in bit_positions(new0):
-                    rows0[r] |= 1 << c
-                    rows_todo.add(r)
-                if steps is not None:
-                    steps.append(
-                        Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
-                    )
-        cols_todo = set()
+    row_full, col_full = (1 << m) - 1, (1 << n) - 1
+    known = board.known
+    try:
+        while rows_todo or cols_todo:
+            for r in sorted(rows_todo):
+                clue = row_clues[r]
+                can0, can1 = line_options(clue, m, rows1[r], rows0[r])
+                if (can0 | can1) != row_full if m else any(clue):
+                    return f"row {r + 1}"
+                new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
+                if new1 or new0:
+                    rows1[r] |= new1
+                    rows0[r] |= new0
+                    new = new1 | new0
+                    known += new.bit_count()
+                    bit = 1 << r
+                    while new:
+                        low = new & -new
+                        c = low.bit_length() - 1
+                        if new1 & low:
+                            cols1[c] |= bit
+                        else:
+                            cols0[c] |= bit
+                        cols_todo.add(c)
+                        new ^= low
+                    if steps is not None:
+                        steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
+            rows_todo = set()
+            for c in sorted(cols_todo):
+                clue = col_clues[c]
+                can0, can1 = line_options(clue, n, cols1[c], cols0[c])
+                if (can0 | can1) != col_full if n else any(clue):
+                    return f"column {c + 1}"
+                new1, new0 = can1 & ~can0 & ~cols1[c], can0 & ~can1 & ~cols0[c]
+                if new1 or new0:
+                    cols1[c] |= new1
+                    cols0[c] |= new0
+                    new = new1 | new0
+                    known += new.bit_count()
+                    bit = 1 << c
+                    while new:
+                        low = new & -new
+                        r = low.bit_length() - 1
+                        if new1 & low:
+                            rows1[r] |= bit
+                        else:
+                            rows0[r] |= bit
+                        rows_todo.add(r)
+                        new ^= low
+                    if steps is not None:
+                        steps.append(
+                            Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
+                        )
+            cols_todo = set()
+    finally:
+        board.known = known
     return None
 
 

@@ -1,4 +1,4 @@
-"""A puzzle: row clues, column clues, perhaps its intended solution and a title; and the error for bad ones.
+"""A puzzle: row clues, column clues, perhaps its intended solution, what its file said about it, and the error for bad ones.
 
 Pure Python; imports ``clues`` only.
 """
@@ -21,14 +21,24 @@ class PuzzleError(ValueError):
         self.bare = message
 
 
+#: The text fields a file may carry about a puzzle, in the order files write them.
+METADATA = ("catalogue", "title", "author", "copyright", "licence")
+
+
 @dataclass(frozen=True)
 class Puzzle:
-    """A nonogram: row clues, column clues, and perhaps its intended solution."""
+    """A nonogram: row clues, column clues, perhaps its intended solution, its metadata and given cells."""
 
     rows: tuple  # of Clue, top to bottom
     cols: tuple  # of Clue, left to right
     goal: Grid | None = None
     title: str = ""
+    author: str = ""  # who made it (.non ``by``, XML ``<author>``)
+    copyright: str = ""  # the copyright notice, as written
+    licence: str = ""  # an SPDX identifier such as CC-BY-3.0, or free text
+    catalogue: str = ""  # where it comes from: a collection and its number (.non ``catalogue``, XML ``<id>``)
+    given_filled: Grid = 0  # cells known filled at the start (Tatham's pre-filled black squares)
+    given_empty: Grid = 0  # cells known empty at the start (Tatham's pre-filled white squares)
 
     @property
     def n(self) -> int:
@@ -39,6 +49,10 @@ class Puzzle:
     def m(self) -> int:
         """Number of columns."""
         return len(self.cols)
+
+    def metadata(self) -> dict:
+        """The non-empty metadata fields, by name, in ``METADATA`` order."""
+        return {key: getattr(self, key) for key in METADATA if getattr(self, key)}
 
 
 def from_grid(grid: Grid, n: int, m: int, title: str = "") -> Puzzle:

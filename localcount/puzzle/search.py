@@ -31,13 +31,15 @@ LINE, PROBING, BRANCHING = "line", "probing", "branching"
 
 
 def is_solution(p: Puzzle, grid: Grid) -> bool:
-    """True when the grid's clues are the puzzle's."""
+    """True when the grid's clues are the puzzle's and it keeps the given cells."""
+    if grid & p.given_filled != p.given_filled or grid & p.given_empty:
+        return False
     return grid_clues(grid, p.n, p.m) == (tuple(p.rows), tuple(p.cols))
 
 
 def local(p: Puzzle, steps: list | None = None) -> logic.Outcome:
     """Local logic from all-unknown to the fixpoint (``steps`` gets every deduction)."""
-    return logic.propagate(p.rows, p.cols, steps=steps)
+    return logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, steps=steps)
 
 
 @dataclass
@@ -69,9 +71,9 @@ def search(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: flo
     clock = Clock(timeout, progress)
     out = Search(NO_SOLUTION)
     counts = clock.state = {"nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
-    root = logic.Board(p.n, p.m)
+    root = logic.Board.from_masks(p.n, p.m, p.given_filled, p.given_empty)  # the givens (Tatham's pre-filled cells)
     stack = []
-    if logic.settle(root, p.rows, p.cols) is None:
+    if not p.given_filled & p.given_empty and logic.settle(root, p.rows, p.cols) is None:
         stack.append((root, 0))
     while stack:
         board, depth = stack[-1]
@@ -165,7 +167,7 @@ def plain_search(p: Puzzle, limit: int = 2, max_nodes: int | None = None) -> Sea
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     out = Search(NO_SOLUTION)
-    stack = [(0, 0, None)]  # known cells, and the lines changed since their fixpoint (None: all)
+    stack = [(p.given_filled, p.given_empty, None)]  # known cells, and the lines changed since their fixpoint (None: all)
     while stack:
         if max_nodes is not None and out.nodes >= max_nodes:
             out.complete = False
