@@ -36,7 +36,6 @@ def line_options(clue, allowed: list) -> list | None:
     """Per cell, the mask of colours it takes in some colouring that fits ``clue`` and ``allowed``; None if none fits."""
     length, t = len(allowed), len(clue)
     fit = _runs_fit(allowed, {0} | {k for _, k in clue})
-    background = fit[0]
 
     def run_fits(j: int, i: int) -> int | None:
         """The state index after placing run j at cell i (with its required gap), or None if it cannot go there."""
