@@ -89,3 +89,13 @@ def test_sat_takes_lines_with_millions_of_fitting_patterns():
     p = F.from_grid(sum(1 << k for k in range(n * m) if rng.random() < 0.3), n, m)
     b = sat.search_sat(p, limit=2)
     assert b.verdict == solve.MULTIPLE and len(set(b.solutions)) == 2 and all(solve.is_solution(p, g) for g in b.solutions)
+
+
+def test_sat_does_not_claim_a_level():
+    import subprocess
+    import sys
+
+    found = sat.search_sat(F.from_grid(0b0110_1001_1001_0110, 4, 4))
+    assert found.level == "" and found.verdict in (solve.UNIQUE, solve.MULTIPLE)
+    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "stuck12", "--method", "sat"], capture_output=True, text=True)
+    assert res.returncode == 0 and "level:" not in res.stdout.split("sat:")[1].splitlines()[0]

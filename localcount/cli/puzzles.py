@@ -239,7 +239,7 @@ def _solve_json(p, args, limit) -> int:
             return 2
     if out.status == logic.CONTRADICTION:
         found.level = search.LINE
-    level = getattr(found, "level", None) if found.complete else None
+    level = (found.level or None) if found.complete else None  # SAT leaves it empty
     answer = {
         "title": p.title,
         "rows": p.n,

@@ -121,14 +121,14 @@ def search_sat(p: Puzzle, limit: int = 2) -> Search:
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     n, m = p.n, p.m
-    out = Search(NO_SOLUTION)
+    out = Search(NO_SOLUTION, level="")  # SAT does not say what reasoning the puzzle needs
     board = logic.Board.from_masks(n, m, p.given_filled, p.given_empty)
     if p.given_filled & p.given_empty or logic.settle(board, p.rows, p.cols) is not None:
         return out
     if probing.probe(board, p.rows, p.cols)[0] == logic.CONTRADICTION:
         return out
     if n * m == 0:
-        return Search(UNIQUE, [0], 0)
+        return Search(UNIQUE, [0], 0, level="")
 
     def cell(r, c):
         return r * m + c + 1
