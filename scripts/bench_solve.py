@@ -6,6 +6,7 @@
     python scripts/bench_solve.py --random 8 --size 25   # clues of 8 random 25x25 grids (seeded)
     python scripts/bench_solve.py --dir tests/puzzles    # the real puzzles shipped for this (tests/puzzles/SOURCES.md)
 
+Colour puzzles are solved by ``puzzle.colour`` (no plain search beside it).
 Prints per puzzle: size, the search's verdict, the level it needed
 (line, probing, branching), its nodes, probes and seconds, and the plain
 search's (branching without probing) verdict, nodes and seconds; each
@@ -60,6 +61,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before the search gives up (default 60)")
     ap.add_argument("--plain-nodes", type=int, default=20000, help="nodes before the plain search gives up (default 20000)")
     args = ap.parse_args()
+    from localcount.puzzle import colour
     from localcount.puzzle import search as solve
     from localcount.util import provenance
 
@@ -68,16 +70,18 @@ def main() -> int:
     times, plain_times = [], []
     for name, p in puzzles(args):
         t0 = time.perf_counter()
-        found = solve.search(p, limit=2, timeout=args.timeout)
+        coloured = hasattr(p, "palette")  # a colour puzzle: its own search, no plain search to compare
+        found = (colour.search if coloured else solve.search)(p, limit=2, timeout=args.timeout)
         t1 = time.perf_counter()
-        plain = solve.plain_search(p, limit=2, max_nodes=args.plain_nodes)
+        plain = None if coloured else solve.plain_search(p, limit=2, max_nodes=args.plain_nodes)
         t2 = time.perf_counter()
         times.append(t1 - t0)
-        plain_times.append(t2 - t1)
+        if plain:
+            plain_times.append(t2 - t1)
         level = found.level if found.complete else "-"
         print(
             f"{name:<40} {p.n:>3}x{p.m:<3} {found.verdict:>10} {level:>9} {found.nodes:>6} {found.probes:>7} {t1 - t0:>7.3f} | "
-            f"{plain.verdict:>10} {plain.nodes:>6} {t2 - t1:>7.3f}",
+            + (f"{plain.verdict:>10} {plain.nodes:>6} {t2 - t1:>7.3f}" if plain else f"{'(colour)':>10}"),
             flush=True,
         )
     print(f"# search: median {statistics.median(times):.3f} s, worst {max(times):.3f} s; "

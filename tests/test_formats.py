@@ -307,7 +307,7 @@ def test_guess_format_by_suffix_and_content():
         ("tatham", "2x2:1/1/1/1,A1c", 1, "letters a-z or A-Z, got '1'"),
         ("xml", "<puzzle><clues type='rows'><line>\n</puzzle>", 2, "not well-formed"),
         ("xml", "<puzzle><clues type='rows'></clues></puzzle>", 1, 'no <clues type="columns">'),
-        ("xml", "<puzzle>\n<clues type='rows'><line><count color='red'>1</count></line></clues></puzzle>", 2, "black and white"),
+        ("xml", "<puzzle>\n<clues type='rows'><line><count color='red'>1</count><count color='blue'>1</count></line></clues></puzzle>", 2, "no <color> defines"),
         ("xml", "<puzzle>\n<clues type='rows'>\n<line><count>0</count></line></clues></puzzle>", 3, "positive whole number"),
         ("xml", "<puzzle>\n<clues type='diagonal'>\n</clues></puzzle>", 2, "rows or columns"),
         ("xml", "<puzzleset><source>x</source></puzzleset>", None, "no <puzzle> element"),

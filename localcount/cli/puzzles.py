@@ -21,7 +21,8 @@ import sys
 import time
 
 from ..clues import parse_grid
-from ..puzzle import examples, formats, logic, pictures, search
+from ..puzzle import colour, examples, formats, logic, pictures, search
+from ..puzzle.colour import ColourPuzzle
 from ..puzzle.sat import search_sat
 from ..puzzle.model import Puzzle, PuzzleError
 from ..util.files import write_atomic
@@ -147,6 +148,8 @@ def solve_main(argv) -> int:
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
+    if isinstance(p, ColourPuzzle):
+        return _solve_colour(p, args, limit)
     if args.json:
         return _solve_json(p, args, limit)
     title = f"{p.title} " if p.title else ""
@@ -182,6 +185,56 @@ def solve_main(argv) -> int:
     return 0
 
 
+def _solve_colour(p, args, limit) -> int:
+    """``solve`` of a colour puzzle: local logic, probing and the search with the colour line solver."""
+    if args.png or args.gif or args.trace or args.replay or args.method != "search":
+        say("error: colour puzzles are solved by the default method, without --trace, --replay, --png or --gif (not drawn yet)")
+        return 2
+    start = time.perf_counter()
+    status, board, bad = colour.local(p)
+    if status == colour.SOLVED:
+        found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
+    else:
+        found = colour.search(p, limit, args.max_nodes, args.timeout, _progress)
+    chars = [ch for _, ch, _ in p.palette]
+
+    def rows(cells):
+        return ["".join(chars[k] for k in cells[r * p.m : (r + 1) * p.m]) for r in range(p.n)]
+
+    if args.json:
+        verdict = _JSON_VERDICT.get(found.verdict, "undecided") if found.complete else "multiple" if len(found.solutions) >= 2 else "undecided"
+        answer = {"title": p.title, "rows": p.n, "columns": p.m, "palette": [{"name": n, "char": c, "rgb": h} for n, c, h in p.palette],
+                  "verdict": verdict, "level": found.level if found.complete else None,
+                  "solutions": [rows(cells) for cells in found.solutions], "complete": found.complete, "method": "search",
+                  "nodes": found.nodes, "probes": found.probes, "seconds": round(time.perf_counter() - start, 4)}  # fmt: skip
+        print(json.dumps(answer))
+        return 0
+    title = f"{p.title} " if p.title else ""
+    print(f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: " + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:]) + ")")
+    if status == colour.CONTRADICTION:
+        print(f"contradiction: {bad} has no colouring that fits its clue and the known cells")
+    else:
+        print("solved by local logic" if status == colour.SOLVED else "stuck: local logic leaves unknown cells")
+        print(colour.draw(p, board), end="")
+    if status == colour.SOLVED:
+        print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
+        return 0
+    print(f"search: {_summary(found, 'search')}")
+    for k, cells in enumerate(found.solutions if args.all else found.solutions[:2], 1):
+        print(f"solution {k}:")
+        print("\n".join(rows(cells)))
+    if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
+        say("warning: the file's goal is not among the solutions")
+    return 0
+
+
+def _progress(state, seconds):
+    say(
+        f"searching: {_plural(state['nodes'], 'node')}, {_plural(state['probes'], 'probe')}, depth {state['depth']}, "
+        f"{_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
+    )
+
+
 def _plural(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
@@ -193,13 +246,7 @@ def _search(p, args, limit):
     if args.method == "plain":
         return search.plain_search(p, limit, args.max_nodes)
 
-    def progress(state, seconds):
-        say(
-            f"searching: {_plural(state['nodes'], 'node')}, {_plural(state['probes'], 'probe')}, depth {state['depth']}, "
-            f"{_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
-        )
-
-    return search.search(p, limit, args.max_nodes, args.timeout, progress)
+    return search.search(p, limit, args.max_nodes, args.timeout, _progress)
 
 
 #: Why a search stopped early, as the summary says it.

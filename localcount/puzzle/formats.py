@@ -35,7 +35,9 @@ parse/format pair:
   it is ``z`` or the grid has ended, gives one cell, filled for a capital,
   empty for a small letter (as Pattern's ``pattern.c`` reads them).
 * ``xml`` (webpbn's XML): a ``<puzzle>`` with ``<clues type="columns">`` and
-  ``<clues type="rows">`` of ``<line>`` of ``<count>``, black and white only;
+  ``<clues type="rows">`` of ``<line>`` of ``<count>``; with more than one
+  colour besides the background a ``colour.ColourPuzzle`` (written back to
+  XML only), else black and white whatever the one colour is called;
   ``<title>``, ``<author>``, ``<copyright>`` and ``<id>`` (the catalogue) of
   the puzzle or else of the ``<puzzleset>``, a ``<note>license: ...</note>``
   (the format has no licence element); colours of 3 or 6 hex digits;
@@ -437,12 +439,16 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
         if not _XML_COLOUR.fullmatch((colour.text or "").strip()):
             got = f"got {colour.text!r}"
             raise PuzzleError(f"a <color> is 3 or 6 hex digits (like 000 or FFFFFF), {got}", lines.get(id(colour)), source)
+    default, background = puzzle.get("defaultcolor", "black"), puzzle.get("backgroundcolor", "white")
+    used = {c.get("color") or default for c in puzzle.iter("count")} - {background}
+    if len(used) > 1:  # one colour besides the background is a black-and-white puzzle, whatever its name
+        return _parse_xml_colour(puzzle, root, lines, source, default, background)
     clues = {}
     for block in puzzle.findall("clues"):
         kind = block.get("type")
         if kind not in ("rows", "columns"):
             raise PuzzleError(f"<clues type=...> must be rows or columns, got {kind!r}", lines.get(id(block)), source)
-        clues[kind] = tuple(_xml_line(line, puzzle.get("defaultcolor", "black"), lines, source) for line in block.findall("line"))
+        clues[kind] = tuple(_xml_line(line, next(iter(used)) if used else default, lines, source) for line in block.findall("line"))
     for kind in ("rows", "columns"):
         if kind not in clues:
             raise PuzzleError(f'no <clues type="{kind}">', lines.get(id(puzzle)), source)
@@ -472,9 +478,86 @@ def _xml_line(line, default: str, lines: dict, source: str) -> Clue:
     return tuple(counts)
 
 
+def _parse_xml_colour(puzzle, root, lines: dict, source: str, default: str, background: str):
+    """A colour puzzle (``colour.ColourPuzzle``) from webpbn XML: the background is colour 0, the others follow
+    in the order of their <color> elements."""
+    from .colour import ColourPuzzle, line_clue
+
+    defined = [(c.get("name"), c.get("char") or "?", (c.text or "").strip().lstrip("#").upper(), c) for c in puzzle.findall("color")]
+    palette = [d for d in defined if d[0] == background] or [(background, ".", "FFFFFF", None)]
+    palette += [d for d in defined if d[0] != background]
+    ids = {name: k for k, (name, _, _, _) in enumerate(palette)}
+    clues = {}
+    for block in puzzle.findall("clues"):
+        kind = block.get("type")
+        if kind not in ("rows", "columns"):
+            raise PuzzleError(f"<clues type=...> must be rows or columns, got {kind!r}", lines.get(id(block)), source)
+        out = []
+        for line in block.findall("line"):
+            runs = []
+            for c in line.findall("count"):
+                name = c.get("color") or default
+                if name not in ids or ids[name] == 0:
+                    raise PuzzleError(f"a <count> has colour {name!r}, which no <color> defines (or the background)", lines.get(id(c)), source)
+                if not (c.text or "").strip().isdigit() or int(c.text) < 1:
+                    raise PuzzleError(f"a <count> must be a positive whole number, got {c.text!r}", lines.get(id(c)), source)
+                runs.append((int(c.text), ids[name]))
+            out.append(tuple(runs))
+        clues[kind] = tuple(out)
+    for kind in ("rows", "columns"):
+        if kind not in clues:
+            raise PuzzleError(f'no <clues type="{kind}">', lines.get(id(puzzle)), source)
+    rows, cols = clues["rows"], clues["columns"]
+    for kind, group, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
+        for i, clue in enumerate(group):
+            need = sum(size for size, _ in clue) + sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
+            if need > length:
+                raise PuzzleError(f"{kind} {i + 1}: the clue needs {need} cells, the line has {length}", None, source)
+    goal = None
+    image = puzzle.find("solution[@type='goal']/image") or puzzle.find("solution/image")
+    if image is not None and image.text:
+        chars = {ch: k for k, (_, ch, _, _) in enumerate(palette)}
+        pic = [r.strip().strip("|") for r in image.text.strip().splitlines() if r.strip()]
+        if len(pic) != len(rows) or any(len(r) != len(cols) or set(r) - set(chars) for r in pic):
+            raise PuzzleError(f"the solution image must be {len(rows)} rows of {len(cols)} colour characters", lines.get(id(image)), source)
+        goal = tuple(chars[ch] for row in pic for ch in row)
+        if tuple(line_clue(goal[r * len(cols) : (r + 1) * len(cols)]) for r in range(len(rows))) != rows:
+            raise PuzzleError("the solution image does not have the row clues", lines.get(id(image)), source)
+    return ColourPuzzle(rows, cols, tuple((name, ch, hexa) for name, ch, hexa, _ in palette), goal, **_xml_metadata(puzzle, root))
+
+
+def _format_xml_colour(p) -> str:
+    """Write a colour puzzle as webpbn XML."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    names = [name for name, _, _ in p.palette]
+    out = f'<?xml version="1.0"?>\n<puzzleset>\n<puzzle type="grid" defaultcolor={quoteattr(names[1] if len(names) > 1 else "black")} backgroundcolor={quoteattr(names[0])}>\n'
+    tag = {field: key for key, field in XML_KEYS.items()}
+    for field in ("title", "author", "copyright", "catalogue"):
+        if getattr(p, field):
+            out += f"<{tag[field]}>{escape(_one_line(getattr(p, field)))}</{tag[field]}>\n"
+    if p.licence:
+        out += f"<note>license: {escape(_one_line(p.licence))}</note>\n"
+    for name, ch, hexa in p.palette:
+        out += f"<color name={quoteattr(name)} char={quoteattr(ch)}>{hexa}</color>\n"
+    for kind, clues in (("columns", p.cols), ("rows", p.rows)):
+        out += f'<clues type="{kind}">\n'
+        for clue in clues:
+            out += "<line>" + "".join(f"<count color={quoteattr(names[k])}>{size}</count>" for size, k in clue) + "</line>\n"
+        out += "</clues>\n"
+    if p.goal is not None:
+        chars = [ch for _, ch, _ in p.palette]
+        pic = ["|" + "".join(chars[k] for k in p.goal[r * p.m : (r + 1) * p.m]) + "|" for r in range(p.n)]
+        out += '<solution type="goal">\n<image>\n' + "\n".join(pic) + "\n</image>\n</solution>\n"
+    return out + "</puzzle>\n</puzzleset>\n"
+
+
 def format_xml(p: Puzzle) -> str:
     """Write webpbn's XML (colours in 6 hex digits, as webpbn's own export writes them)."""
     from xml.sax.saxutils import escape
+
+    if hasattr(p, "palette"):
+        return _format_xml_colour(p)
 
     def block(kind, clues):
         lines = ["".join(f"<count>{k}</count>" for k in c) for c in clues]
@@ -589,4 +672,6 @@ def format_puzzle(p: Puzzle, fmt: str) -> str:
     """A puzzle as text in a format."""
     if fmt not in FORMATTERS:
         raise PuzzleError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    if hasattr(p, "palette") and fmt != "xml":
+        raise PuzzleError(f"a colour puzzle can be written as xml only, not {fmt}")
     return FORMATTERS[fmt](p)
