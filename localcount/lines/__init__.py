@@ -3,6 +3,7 @@
 * ``tables`` — ``table[true line, known mask]`` for counting (numpy; lines up to 13 cells);
 * ``solvers`` — numba line solvers: the dynamic program and the word-operation solver;
 * ``words`` — the word-operation solver on Python ints: any length, no numba (single puzzles);
+* ``colours`` — the colour line solver: which colours each cell can take (pure Python; colour puzzles);
 * ``bits`` — a line's clue from a machine word, for the kernels.
 
 Imports ``clues`` and ``util`` only.

@@ -5,9 +5,10 @@
 * ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
 * ``probing`` — trying each unknown cell both ways, between local logic and branching;
 * ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
+* ``colour`` — colour puzzles: their model, local logic, probing and search (``lines.colours``);
 * ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``);
 * ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
 * ``examples`` — the shipped puzzles in ``shipped/``.
 
-Beside the engines: imports ``clues``, ``lines.words`` and ``util`` only, so nothing here loads numba.
+Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only, so nothing here loads numba.
 """
