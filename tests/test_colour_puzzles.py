@@ -61,8 +61,15 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     assert [c["name"] for c in got["palette"]] == ["white", "black", "red", "green", "blue"]
     res = run("convert", path, "--to", "non")
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "xml only" in res.stderr
-    res = run("solve", path, "--png", tmp_path / "x.png")
+    res = run("solve", path, "--gif", tmp_path / "x.gif")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
+    png = tmp_path / "x.png"
+    res = run("solve", path, "--png", png)
+    assert res.returncode == 0, res.stderr
+    Image = __import__("pytest").importorskip("PIL.Image")
+    with Image.open(png) as im:
+        colours = {rgb for _, rgb in im.convert("RGB").getcolors(1 << 20)}
+        assert {(255, 0, 0), (0, 176, 0), (64, 64, 255)} <= colours  # red, green and blue cells
     out = tmp_path / "back.xml"
     assert run("convert", path, "--to", "xml", "-o", out).returncode == 0
     assert formats.parse(out.read_text(), "xml") == formats.parse(path.read_text(), "xml")

@@ -187,8 +187,8 @@ def solve_main(argv) -> int:
 
 def _solve_colour(p, args, limit) -> int:
     """``solve`` of a colour puzzle: local logic, probing and the search with the colour line solver."""
-    if args.png or args.gif or args.trace or args.replay or args.method != "search":
-        say("error: colour puzzles are solved by the default method, without --trace, --replay, --png or --gif (not drawn yet)")
+    if args.gif or args.trace or args.replay or args.method != "search":
+        say("error: colour puzzles are solved by the default method, without --trace, --replay or --gif (not drawn yet)")
         return 2
     start = time.perf_counter()
     status, board, bad = colour.local(p)
@@ -218,13 +218,17 @@ def _solve_colour(p, args, limit) -> int:
         print(colour.draw(p, board), end="")
     if status == colour.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
-        return 0
+        return 1 if args.png and _write_picture(args.png, lambda: pictures.colour_png(p, board)) else 0
     print(f"search: {_summary(found, 'search')}")
     for k, cells in enumerate(found.solutions if args.all else found.solutions[:2], 1):
         print(f"solution {k}:")
         print("\n".join(rows(cells)))
     if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
         say("warning: the file's goal is not among the solutions")
+    if args.png:
+        shown = [1 << k for k in found.solutions[0]] if found.solutions else board
+        if _write_picture(args.png, lambda: pictures.colour_png(p, shown)):
+            return 1
     return 0
 
 

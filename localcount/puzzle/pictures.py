@@ -161,3 +161,39 @@ def gif(p: Puzzle, steps, ms_per_frame: int = 400, solution: int | None = None) 
     buf = io.BytesIO()
     frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return buf.getvalue()
+
+
+def colour_png(p, board: list) -> bytes:
+    """A colour puzzle (``colour.ColourPuzzle``) and what is known (cell masks) as PNG bytes: each clue number in
+    its colour, each decided cell filled with its colour, undecided cells grey (needs Pillow)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    font, char_w, char_h = _font()
+    rgb = ["#" + hexa for _, _, hexa in p.palette]
+    cell = max([CELL_PX] + [len(str(size)) * char_w + 6 for clue in p.cols for size, _ in clue])
+    row_width = max([sum((len(str(size)) + 1) * char_w for size, _ in clue) for clue in p.rows] + [char_w])
+    left, top = row_width + 12, max([len(c) for c in p.cols] + [1]) * (char_h + 2) + 6
+    img = Image.new("RGB", (left + p.m * cell + 1, top + p.n * cell + 1), "white")
+    draw = ImageDraw.Draw(img)
+    ink = ["black" if k == 0 or rgb[k].upper() in ("#FFFFFF", "#FFF") else rgb[k] for k in range(len(rgb))]
+    for c, clue in enumerate(p.cols):
+        for k, (size, colour) in enumerate(clue):
+            y = top - (len(clue) - k) * (char_h + 2) - 3
+            draw.text((left + c * cell + cell // 2 - len(str(size)) * char_w // 2, y), str(size), fill=ink[colour], font=font)
+    for r, clue in enumerate(p.rows):
+        x = left - 4
+        for size, colour in reversed(clue):
+            x -= len(str(size)) * char_w
+            draw.text((x, top + r * cell + (cell - char_h) // 2), str(size), fill=ink[colour], font=font)
+            x -= char_w
+    for i, mask in enumerate(board):
+        r, c = divmod(i, p.m)
+        box = (left + c * cell, top + r * cell, left + (c + 1) * cell, top + (r + 1) * cell)
+        decided = mask and mask & (mask - 1) == 0
+        draw.rectangle(box, fill=rgb[mask.bit_length() - 1] if decided else (200, 200, 200), outline="grey")
+    draw.rectangle((left, top, left + p.m * cell, top + p.n * cell), outline="black")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
