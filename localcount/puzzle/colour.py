@@ -18,14 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lines.colours import line_options
+from .model import Clued
 from .probing import Clock, OutOfTime
-from .search import LINE, MULTIPLE, NO_SOLUTION, PROBING, BRANCHING, Search, _verdict
+from .search import BRANCHING, LINE, NO_SOLUTION, PROBING, Search, _verdict
 
 CONTRADICTION, STUCK, SOLVED = "contradiction", "stuck", "solved"
 
 
 @dataclass(frozen=True)
-class ColourPuzzle:
+class ColourPuzzle(Clued):
     """A colour nonogram: row and column clues of (length, colour) runs, and the palette (name, char, hex) of colours 0..k."""
 
     rows: tuple
@@ -37,16 +38,6 @@ class ColourPuzzle:
     copyright: str = ""
     licence: str = ""
     catalogue: str = ""
-
-    @property
-    def n(self) -> int:
-        """Number of rows."""
-        return len(self.rows)
-
-    @property
-    def m(self) -> int:
-        """Number of columns."""
-        return len(self.cols)
 
 
 def line_clue(cells) -> tuple:
@@ -137,8 +128,9 @@ def probe(p: ColourPuzzle, board: list, clock: Clock | None = None, counts: dict
                     return CONTRADICTION, None
                 progress = True
                 continue
-            rank = (-len(tries), min(sum(bin(x).count("1") for x in b) for b in tries) * -1)
-            if best is None or rank > best[0]:
+            # branch where fewest colours survive, and among those where a try left the fewest options
+            rank = (len(tries), min(sum(x.bit_count() for x in b) for b in tries))
+            if best is None or rank < best[0]:
                 best = (rank, tries)
         if _solved(board):
             return SOLVED, None
@@ -205,5 +197,3 @@ def draw(p: ColourPuzzle, board: list) -> str:
         rows.append("".join(chars[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else "?" for mask in board[r * p.m : (r + 1) * p.m]))
     return "\n".join(rows) + "\n"
 
-
-__all__ = ["ColourPuzzle", "MULTIPLE", "line_clue", "is_solution", "settle", "probe", "search", "local", "draw"]

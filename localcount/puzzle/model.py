@@ -25,20 +25,8 @@ class PuzzleError(ValueError):
 METADATA = ("catalogue", "title", "author", "copyright", "licence")
 
 
-@dataclass(frozen=True)
-class Puzzle:
-    """A nonogram: row clues, column clues, perhaps its intended solution, its metadata and given cells."""
-
-    rows: tuple  # of Clue, top to bottom
-    cols: tuple  # of Clue, left to right
-    goal: Grid | None = None
-    title: str = ""
-    author: str = ""  # who made it (.non ``by``, XML ``<author>``)
-    copyright: str = ""  # the copyright notice, as written
-    licence: str = ""  # an SPDX identifier such as CC-BY-3.0, or free text
-    catalogue: str = ""  # where it comes from: a collection and its number (.non ``catalogue``, XML ``<id>``)
-    given_filled: Grid = 0  # cells known filled at the start (Tatham's pre-filled black squares)
-    given_empty: Grid = 0  # cells known empty at the start (Tatham's pre-filled white squares)
+class Clued:
+    """What every puzzle (black and white or colour) derives from its ``rows`` and ``cols`` clues and its metadata."""
 
     @property
     def n(self) -> int:
@@ -53,6 +41,22 @@ class Puzzle:
     def metadata(self) -> dict:
         """The non-empty metadata fields, by name, in ``METADATA`` order."""
         return {key: getattr(self, key) for key in METADATA if getattr(self, key)}
+
+
+@dataclass(frozen=True)
+class Puzzle(Clued):
+    """A nonogram: row clues, column clues, perhaps its intended solution, its metadata and given cells."""
+
+    rows: tuple  # of Clue, top to bottom
+    cols: tuple  # of Clue, left to right
+    goal: Grid | None = None
+    title: str = ""
+    author: str = ""  # who made it (.non ``by``, XML ``<author>``)
+    copyright: str = ""  # the copyright notice, as written
+    licence: str = ""  # an SPDX identifier such as CC-BY-3.0, or free text
+    catalogue: str = ""  # where it comes from: a collection and its number (.non ``catalogue``, XML ``<id>``)
+    given_filled: Grid = 0  # cells known filled at the start (Tatham's pre-filled black squares)
+    given_empty: Grid = 0  # cells known empty at the start (Tatham's pre-filled white squares)
 
 
 def from_grid(grid: Grid, n: int, m: int, title: str = "") -> Puzzle:
