@@ -145,3 +145,17 @@ def test_given_cells_are_where_the_search_starts():
     both = solve.search(Puzzle(rows, cols), limit=5).solutions
     one = solve.search(Puzzle(rows, cols, given_filled=1), limit=5).solutions
     assert len(both) == 2 and one == [g for g in both if g & 1]
+
+
+def test_the_search_stops_at_a_probe_budget_only_after_the_root():
+    from localcount.puzzle import examples
+
+    rng = random.Random(3)
+    p = next(p for p in (model.from_grid(rng.getrandbits(64), 8, 8) for _ in range(200)) if solve.search(p).nodes >= 2)
+    full = solve.search(p)
+    assert full.level == solve.BRANCHING and full.probes > 1
+    cut = solve.search(p, max_probes=1)
+    assert (cut.stopped, cut.level, cut.nodes, cut.complete) == ("probes", solve.BRANCHING, 1, False)
+    assert cut.root is not None and cut.root.known_cells() >= solve.local(p).known.bit_count()
+    easy = solve.search(examples.load("stuck8"), max_probes=10**9)
+    assert easy.stopped == "" and easy.complete

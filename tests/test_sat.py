@@ -99,3 +99,65 @@ def test_sat_does_not_claim_a_level():
     assert found.level == "" and found.verdict in (solve.UNIQUE, solve.MULTIPLE)
     res = subprocess.run([sys.executable, "-m", "localcount", "solve", "stuck12", "--method", "sat"], capture_output=True, text=True)
     assert res.returncode == 0 and "level:" not in res.stdout.split("sat:")[1].splitlines()[0]
+
+
+def _dom(k):
+    """The clues of n-Dom (scripts/bench_solve.py builds the same, with its source): hard for probing, easy for SAT."""
+    rows = [(3,), (1,)] + [(3, 1), (1,)] * (k - 1) + [(1,)]
+    cols = [(1,), (1,)] + [(1, 3), (1,)] * (k - 1) + [(3,)]
+    return F.Puzzle(tuple(rows), tuple(cols))
+
+
+def test_auto_hands_a_puzzle_that_needs_branching_to_sat_and_agrees_with_the_search(monkeypatch):
+    monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
+    rng = random.Random(5)
+    puzzles = [_dom(5), _dom(6), examples.load("stuck20")] + [F.from_grid(rng.getrandbits(64), 8, 8) for _ in range(30)]
+    handed = 0
+    for p in puzzles:
+        a, b = solve.search(p, limit=3), sat.solve_auto(p, limit=3)
+        assert (a.verdict, a.complete, a.level) == (b.verdict, b.complete, b.level)
+        assert sorted(a.solutions) == sorted(b.solutions) if a.complete else all(solve.is_solution(p, g) for g in b.solutions)
+        if b.method == "search+sat":  # a second node would have started: the search had branched
+            assert b.level == solve.BRANCHING and b.sat_calls >= 1 and b.nodes >= 1
+            handed += 1
+        else:
+            assert b.method == "search" and b.sat_calls == 0 and a.nodes <= 1
+    assert handed >= 4
+
+
+def test_auto_is_the_search_without_python_sat_or_below_the_budget(monkeypatch):
+    p = _dom(6)
+    assert sat.solve_auto(p).method == "search"  # 5,737 probes: under the budget
+    monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
+    monkeypatch.setattr(sat, "available", lambda: False)
+    found = sat.solve_auto(p)
+    assert found.method == "search" and found.verdict == solve.UNIQUE
+
+
+def test_sat_gives_up_at_its_timeout():
+    import time
+
+    start = time.perf_counter()
+    found = sat.search_sat(_dom(18), timeout=0.3)
+    assert time.perf_counter() - start < 5
+    assert not found.complete and found.stopped == "time" and found.verdict in (solve.UNDECIDED, solve.SOME)
+    with pytest.raises(ValueError):
+        sat.search_sat(_dom(3), timeout=0)
+
+
+def test_cli_auto_reports_the_hand_off_and_json_names_the_method():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    text = "\n".join(["19 19"] + [" ".join(map(str, c)) for c in _dom(9).cols] + [" ".join(map(str, r)) for r in _dom(9).rows]) + "\n"
+    env = dict(os.environ, PYTHONPATH=root)
+    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and "search+sat: unique (level: branching; " in res.stdout and "SAT call" in res.stdout
+    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--json"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    answer = json.loads(res.stdout)
+    assert (answer["verdict"], answer["level"], answer["method"]) == ("unique", "branching", "search+sat")
+    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--method", "search", "--max-nodes", "5"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    assert "search: undecided (node limit reached)" in res.stdout

@@ -23,7 +23,7 @@ import time
 from ..clues import parse_grid
 from ..puzzle import colour, examples, formats, logic, pictures, search
 from ..puzzle.colour import ColourPuzzle
-from ..puzzle.sat import search_sat
+from ..puzzle.sat import search_sat, solve_auto
 from ..puzzle.model import Puzzle, PuzzleError
 from ..util.files import write_atomic
 from ..util.messages import say
@@ -99,9 +99,10 @@ def solve_parser() -> argparse.ArgumentParser:
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
     ap.add_argument(
         "--method",
-        choices=["search", "plain", "sat"],
-        default="search",
-        help="search: local logic, probing, then branching (default); plain: branching without probing (for "
+        choices=["auto", "search", "plain", "sat"],
+        default="auto",
+        help="auto (default): search, handing a puzzle it has not decided after 20,000 probes to a SAT solver when "
+        "python-sat is installed; search: local logic, probing, then branching; plain: branching without probing (for "
         "comparison); sat: CNF with python-sat (pip install 'localcount[sat]')",
     )
     ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
@@ -166,7 +167,7 @@ def solve_main(argv) -> int:
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
-    print(f"{args.method}: {_summary(found, args.method)}")
+    print(f"{found.method}: {_summary(found, found.method)}")
     shown = found.solutions if args.all else found.solutions[:2]
     for k, g in enumerate(shown, 1):
         print(f"solution {k}:")
@@ -187,7 +188,7 @@ def solve_main(argv) -> int:
 
 def _solve_colour(p, args, limit) -> int:
     """``solve`` of a colour puzzle: local logic, probing and the search with the colour line solver."""
-    if args.gif or args.trace or args.replay or args.method != "search":
+    if args.gif or args.trace or args.replay or args.method not in ("auto", "search"):
         say("error: colour puzzles are solved by the default method, without --trace, --replay or --gif (not drawn yet)")
         return 2
     start = time.perf_counter()
@@ -233,6 +234,9 @@ def _solve_colour(p, args, limit) -> int:
 
 
 def _progress(state, seconds):
+    if state.get("sat"):
+        say(f"SAT solver: {_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
+        return
     say(
         f"searching: {_plural(state['nodes'], 'node')}, {_plural(state['probes'], 'probe')}, depth {state['depth']}, "
         f"{_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
@@ -246,10 +250,11 @@ def _plural(k: int, word: str) -> str:
 def _search(p, args, limit):
     """The chosen method's result (search.Search or the SAT search's); PuzzleError from SAT."""
     if args.method == "sat":
-        return search_sat(p, limit)
+        return search_sat(p, limit, args.timeout, _progress)
     if args.method == "plain":
         return search.plain_search(p, limit, args.max_nodes)
-
+    if args.method == "auto":
+        return solve_auto(p, limit, args.max_nodes, args.timeout, _progress)
     return search.search(p, limit, args.max_nodes, args.timeout, _progress)
 
 
@@ -266,6 +271,8 @@ def _summary(found, method: str) -> str:
     counts = [_plural(found.nodes, "SAT call" if method == "sat" else "node")]
     if getattr(found, "probes", 0):
         counts.append(_plural(found.probes, "probe"))
+    if method == "search+sat":
+        counts.append(f"then {_plural(found.sat_calls, 'SAT call')}")
     if getattr(found, "seconds", 0):
         counts.append(f"{found.seconds:.2f} s")
     level = f"level: {found.level}; " if getattr(found, "level", None) and found.complete else ""
@@ -281,7 +288,7 @@ def _solve_json(p, args, limit) -> int:
     start = time.perf_counter()
     out = search.local(p)
     if out.status == logic.SOLVED:
-        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE)
+        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE, method="search" if args.method == "auto" else args.method)
     else:
         try:
             found = _search(p, args, limit)
@@ -299,7 +306,7 @@ def _solve_json(p, args, limit) -> int:
         "level": level,
         "solutions": [[format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)] for g in found.solutions],
         "complete": found.complete,
-        "method": args.method,
+        "method": found.method,
         "nodes": found.nodes,
         "probes": getattr(found, "probes", 0),
         "seconds": round(time.perf_counter() - start, 4),

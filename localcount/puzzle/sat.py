@@ -20,9 +20,11 @@ pattern and refused lines with more than 200,000 of them.)
 
 from __future__ import annotations
 
-from . import logic, probing
+import threading
+
+from . import logic, probing, search
 from .model import Puzzle, PuzzleError
-from .search import MULTIPLE, NO_SOLUTION, SOME, UNIQUE, Search, is_solution
+from .search import MULTIPLE, NO_SOLUTION, SOME, UNDECIDED, UNIQUE, Search, is_solution
 
 #: line_patterns stops past this many (it is the tests' reference, not the encoding).
 MAX_PATTERNS = 200_000
@@ -80,55 +82,125 @@ def line_automaton(clue) -> tuple:
 
 
 def line_clauses(clue, cells: list, top: int) -> tuple:
-    """(clauses, top): the automaton encoding of one line over the cell variables ``cells``; new variables above ``top``."""
+    """(clauses, top): the automaton encoding of one line over the cell variables ``cells``; new variables above ``top``.
+
+    Only the states on some accepting path get a variable (reachable from the
+    start and able to reach the end in the cells left), and each move
+    between two of them (state q at i reads value v, state q' at i+1) a
+    transition variable t.  Clauses: t implies its two states and its cell
+    value; a state and a cell value imply the move's t (no move: they
+    exclude each other); every state but the last needs an outgoing t, every
+    state but the first an incoming one, and every cell value a t that
+    reads it; the start and the accepting end hold.  Unit propagation on
+    these clauses finds every cell that all fitting patterns share (the
+    decomposition of Bacchus, "GAC via unit propagation", CP 2007), so the
+    SAT solver reasons at least as strongly as local logic before it
+    guesses.
+    """
     moves, accept = line_automaton(clue)
     length = len(cells)
-    state = {}  # (i, q) -> variable, for the states reachable at i that can still accept
-
-    def var(i, q):
-        nonlocal top
-        if (i, q) not in state:
+    ahead = [{0}]  # states reachable after i cells
+    for i in range(length):
+        ahead.append({to for q in ahead[i] for to in moves[q] if to is not None})
+    if accept not in ahead[length]:
+        return [[]], top  # the clue does not fit: unsatisfiable
+    alive = [set() for _ in range(length + 1)]  # ... that can still reach the accepting state
+    alive[length] = {accept}
+    for i in range(length - 1, -1, -1):
+        alive[i] = {q for q in ahead[i] if any(to in alive[i + 1] for to in moves[q] if to is not None)}
+    state = {}
+    for i in range(length + 1):
+        for q in sorted(alive[i]):
             top += 1
             state[(i, q)] = top
-        return state[(i, q)]
-
-    clauses = [[var(0, 0)]]
-    live = {0}
+    clauses = [[state[(0, 0)]], [state[(length, accept)]]]
+    incoming = {key: [] for key in state}
     for i, x in enumerate(cells):
-        nxt = set()
-        for q in sorted(live):
-            s = var(i, q)
+        reads = {0: [], 1: []}
+        for q in sorted(alive[i]):
+            s, outgoing = state[(i, q)], []
             for value, literal in ((0, -x), (1, x)):
                 to = moves[q][value]
-                if to is None or accept - to > length - i - 1:  # no move, or too little line left
+                if to is None or to not in alive[i + 1]:
                     clauses.append([-s, -literal])
-                else:
-                    clauses.append([-s, -literal, var(i + 1, to)])
-                    nxt.add(to)
-        live = nxt
-    clauses += [[-var(length, q)] for q in live if q != accept]
-    if accept not in live:
-        clauses.append([])  # the clue does not fit: unsatisfiable
+                    continue
+                top += 1
+                t = top
+                clauses += [[-t, s], [-t, literal], [-t, state[(i + 1, to)]], [-s, -literal, t]]
+                outgoing.append(t)
+                incoming[(i + 1, to)].append(t)
+                reads[value].append(t)
+            clauses.append([-s] + outgoing)
+        clauses += [[x] + reads[0], [-x] + reads[1]]
+    clauses += [[-state[key]] + ts for key, ts in incoming.items() if key[0] > 0]
     return clauses, top
 
 
-def search_sat(p: Puzzle, limit: int = 2) -> Search:
-    """Every solution up to ``limit``, by a SAT solver (python-sat)."""
+#: The SAT solver (python-sat's name): Glucose 4.1 (Audemard and Simon) can be interrupted, which gives a
+#: deadline, progress and Ctrl-C; on webpbn #6574 and the 9- to 14-Dom puzzles it is as fast as CaDiCaL 1.9.5.
+SOLVER = "glucose4"
+#: Seconds the solver runs between looks at the clock.
+SLICE = 0.5
+#: ``solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes.
+HANDOFF_PROBES = 20_000
+
+
+def available() -> bool:
+    """True when python-sat can be imported."""
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _solve(solver, clock: probing.Clock) -> bool:
+    """``solver.solve()`` in slices of SLICE seconds, ticking ``clock`` between them (OutOfTime past its deadline)."""
+    while True:
+        solver.clear_interrupt()
+        timer = threading.Timer(SLICE, solver.interrupt)
+        timer.start()
+        try:
+            found = solver.solve_limited(expect_interrupt=True)
+        finally:
+            timer.cancel()
+        if found is not None:
+            return found
+        clock.tick()
+
+
+def search_sat(p: Puzzle, limit: int = 2, timeout: float | None = None, progress=None, start: logic.Board | None = None) -> Search:
+    """Every solution up to ``limit``, by a SAT solver (python-sat); gives up after ``timeout`` seconds.
+
+    ``start``: a board of what local logic and probing know (else they are run
+    here first); ``progress(state, seconds)`` about once a second, ``state``
+    with ``sat`` (True), ``nodes`` (solver calls) and ``solutions``.
+    """
     try:
         from pysat.solvers import Solver
     except ImportError:
         raise PuzzleError("--method sat needs python-sat: pip install 'localcount[sat]'") from None
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    if timeout is not None and timeout <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    clock = probing.Clock(timeout, progress)
+    counts = clock.state = {"sat": True, "nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
     n, m = p.n, p.m
-    out = Search(NO_SOLUTION, level="")  # SAT does not say what reasoning the puzzle needs
-    board = logic.Board.from_masks(n, m, p.given_filled, p.given_empty)
-    if p.given_filled & p.given_empty or logic.settle(board, p.rows, p.cols) is not None:
-        return out
-    if probing.probe(board, p.rows, p.cols)[0] == logic.CONTRADICTION:
-        return out
+    out = Search(NO_SOLUTION, level="", method="sat")  # SAT does not say what reasoning the puzzle needs
+    board = start
+    if board is None:
+        board = logic.Board.from_masks(n, m, p.given_filled, p.given_empty)
+        try:
+            if p.given_filled & p.given_empty or logic.settle(board, p.rows, p.cols) is not None:
+                return _finish(out, clock, True)
+            if probing.probe(board, p.rows, p.cols, clock, counts)[0] == logic.CONTRADICTION:
+                return _finish(out, clock, True)
+        except probing.OutOfTime:
+            return _finish(out, clock, False, "time")
     if n * m == 0:
-        return Search(UNIQUE, [0], 0, level="")
+        out.solutions.append(0)
+        return _finish(out, clock, True)
 
     def cell(r, c):
         return r * m + c + 1
@@ -141,17 +213,57 @@ def search_sat(p: Puzzle, limit: int = 2) -> Search:
     for clue, cells in lines:
         more, top = line_clauses(clue, cells, top)
         clauses += more
-    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        while len(out.solutions) < limit and solver.solve():
-            model = solver.get_model()
-            grid = sum(1 << (v - 1) for v in model if 0 < v <= n * m)
-            if not is_solution(p, grid):
-                raise AssertionError(f"the SAT model is not a solution: {grid}")
-            out.solutions.append(grid)
-            out.nodes += 1
-            solver.add_clause([-(k + 1) if grid >> k & 1 else k + 1 for k in range(n * m)])
-        exhausted = len(out.solutions) < limit or not solver.solve()
+    exhausted = False
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        try:
+            while True:
+                counts["nodes"] += 1
+                if not _solve(solver, clock):
+                    exhausted = True
+                    break
+                if len(out.solutions) == limit:
+                    break
+                model = solver.get_model()
+                grid = sum(1 << (v - 1) for v in model if 0 < v <= n * m)
+                if not is_solution(p, grid):
+                    raise AssertionError(f"the SAT model is not a solution: {grid}")
+                out.solutions.append(grid)
+                counts["solutions"] = len(out.solutions)
+                solver.add_clause([-(k + 1) if grid >> k & 1 else k + 1 for k in range(n * m)])
+        except probing.OutOfTime:
+            return _finish(out, clock, False, "time")
+    return _finish(out, clock, exhausted, "" if exhausted else "limit")
+
+
+def _finish(out: Search, clock: probing.Clock, complete: bool, stopped: str = "") -> Search:
+    """``out`` with its verdict, calls and time (``complete``: every solution was found)."""
     found = len(out.solutions)
-    out.complete = exhausted
-    out.verdict = NO_SOLUTION if not found else (UNIQUE if found == 1 else MULTIPLE) if exhausted else (MULTIPLE if found >= 2 else SOME)
+    out.nodes = out.sat_calls = clock.state["nodes"]
+    out.complete, out.stopped, out.seconds = complete, stopped, clock.elapsed()
+    if complete:
+        out.verdict = NO_SOLUTION if not found else UNIQUE if found == 1 else MULTIPLE
+    else:
+        out.verdict = UNDECIDED if not found else SOME if found == 1 else MULTIPLE
     return out
+
+
+def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
+    """The search, handing the puzzle to the SAT solver after HANDOFF_PROBES probes when python-sat is installed.
+
+    Without python-sat it is ``search.search``.  A puzzle handed over has
+    needed branching (the search branched before the hand-off), so its
+    level is BRANCHING; the SAT solver starts from what probing knew at the
+    root and gets what is left of ``timeout``.  ``max_nodes`` bounds the
+    search as before.
+    """
+    if not available():
+        return search.search(p, limit, max_nodes, timeout, progress)
+    first = search.search(p, limit, max_nodes, timeout, progress, max_probes=HANDOFF_PROBES)
+    if first.stopped != "probes":
+        return first
+    left = None if timeout is None else max(timeout - first.seconds, 1e-3)
+    found = search_sat(p, limit, left, progress, start=first.root)
+    found.level = search.BRANCHING  # probing was stuck at the root
+    found.method = "search+sat"
+    found.nodes, found.probes, found.seconds = first.nodes, first.probes, first.seconds + found.seconds
+    return found

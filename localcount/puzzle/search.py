@@ -52,12 +52,21 @@ class Search:
     complete: bool = True  # False when it stopped early (at the limit of solutions, nodes or time)
     level: str = LINE  # LINE, PROBING or BRANCHING: what deciding the puzzle needed
     probes: int = 0  # cells tried by probing
-    stopped: str = ""  # "", "limit" (enough solutions), "nodes" or "time"
+    stopped: str = ""  # "", "limit" (enough solutions), "nodes", "probes" or "time"
     seconds: float = 0.0
+    sat_calls: int = 0  # calls of the SAT solver (``sat.search_sat``)
+    method: str = "search"  # what decided it: "search", "plain", "sat" or "search+sat" (the search, then SAT)
+    root: object = field(default=None, repr=False, compare=False)  # the root Board after probing (for a hand-off)
 
 
-def search(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
+def search(
+    p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None, max_probes: int | None = None
+) -> Search:
     """Every solution up to ``limit``; gives up after ``max_nodes`` nodes or ``timeout`` seconds.
+
+    ``max_probes``: stop before a node that would start past this many
+    probes (the root is always probed, so a search stopped this way has
+    branched: ``stopped == "probes"``, ``level == BRANCHING``).
 
     ``progress(state, seconds)`` is called about once a second while it
     runs, ``state`` a dict with ``nodes``, ``solutions``, ``depth`` and ``probes``.
@@ -89,6 +98,9 @@ def search(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: flo
         if max_nodes is not None and counts["nodes"] >= max_nodes:
             out.stopped = "nodes"
             break
+        if max_probes is not None and counts["nodes"] and counts["probes"] >= max_probes:
+            out.stopped = "probes"
+            break
         counts["nodes"] += 1
         counts["depth"] = depth
         try:
@@ -103,6 +115,7 @@ def search(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: flo
             continue  # a solved board is taken at the top of the loop
         stack.pop()
         out.level = BRANCHING
+        out.root = out.root or board
         children = _children(board, branch, p)
         stack.extend((child, depth + 1) for child in reversed(children))  # a stack pops the last: the first child
     out.nodes, out.probes, out.seconds = counts["nodes"], counts["probes"], clock.elapsed()
@@ -166,7 +179,7 @@ def plain_search(p: Puzzle, limit: int = 2, max_nodes: int | None = None) -> Sea
         raise ValueError(f"limit must be at least 1, got {limit}")
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
-    out = Search(NO_SOLUTION)
+    out = Search(NO_SOLUTION, method="plain")
     stack = [(p.given_filled, p.given_empty, None)]  # known cells, and the lines changed since their fixpoint (None: all)
     while stack:
         if max_nodes is not None and out.nodes >= max_nodes:
