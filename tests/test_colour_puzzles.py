@@ -59,8 +59,10 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     got = json.loads(run("solve", path, "--json").stdout)
     assert got["verdict"] == "unique" and got["level"] == "line" and len(got["solutions"][0]) == 18
     assert [c["name"] for c in got["palette"]] == ["white", "black", "red", "green", "blue"]
+    res = run("convert", path, "--to", "txt")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "xml or non only" in res.stderr
     res = run("convert", path, "--to", "non")
-    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "xml only" in res.stderr
+    assert res.returncode == 0 and "color * #ff0000" in res.stdout and "3*,1@,6*,4%,3X,1*,2*" in res.stdout
     res = run("solve", path, "--gif", tmp_path / "x.gif")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     png = tmp_path / "x.png"
@@ -73,3 +75,82 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     out = tmp_path / "back.xml"
     assert run("convert", path, "--to", "xml", "-o", out).returncode == 0
     assert formats.parse(out.read_text(), "xml") == formats.parse(path.read_text(), "xml")
+
+
+def _same_but_names(a, b) -> bool:
+    """Equal clues, goal, metadata and colours (hex); .non has no colour names, and a character such as '#' is changed."""
+    return (a.rows, a.cols, a.goal, a.metadata()) == (b.rows, b.cols, b.goal, b.metadata()) and [p[2] for p in a.palette] == [
+        p[2] for p in b.palette
+    ]
+
+
+def test_the_real_colour_puzzles_go_through_non_and_back():
+    for path in sorted(HERE.glob("*.xml")):
+        p = formats.parse(path.read_text(), None, str(path))
+        if not isinstance(p, colour.ColourPuzzle):
+            continue
+        text = formats.format_puzzle(p, "non")
+        q = formats.parse(text, "non")
+        assert isinstance(q, colour.ColourPuzzle) and _same_but_names(p, q), path.name
+        assert formats.format_puzzle(q, "non") == text
+        assert _same_but_names(formats.parse(formats.format_puzzle(q, "xml"), "xml"), p)
+
+
+NON_COLOUR = """title "two colours"
+color a #ff0000
+color b #00F
+width 3
+height 3
+
+rows
+1a,1b
+
+3
+
+columns
+1a,1
+1
+1b,1
+goal "a0b000111"
+"""
+
+
+def test_a_non_colour_file_is_read_as_nonogram_db_describes_it():
+    p = formats.parse(NON_COLOUR, "non")
+    # characters: a, b from the color lines, then 1 (a number without a character: black); a blank line: empty clue
+    assert [(name, ch, hexa) for name, ch, hexa in p.palette] == [
+        ("white", ".", "FFFFFF"), ("#ff0000", "a", "FF0000"), ("#0000ff", "b", "0000FF"), ("black", "1", "000000")
+    ]  # fmt: skip
+    a, b, black = 1, 2, 3
+    assert p.rows == (((1, a), (1, b)), (), ((3, black),))
+    assert p.cols == (((1, a), (1, black)), ((1, black),), ((1, b), (1, black)))
+    assert p.goal == (a, 0, b, 0, 0, 0, black, black, black) and p.title == "two colours"
+    found = colour.search(p, limit=3)
+    assert found.verdict == solve.UNIQUE and found.solutions == [p.goal]
+    assert formats.parse(formats.format_puzzle(p, "non"), "non") == p
+
+
+def test_non_colour_goal_and_default_colours():
+    import pytest
+
+    text = "width 2\nheight 2\nrows\n1x,1y\n2x\ncolumns\n2x\n1y,1x\n"
+    with pytest.raises(formats.PuzzleError, match="goal does not have the row clues"):
+        formats.parse(text + "goal yxxx\n", "non")
+    p = formats.parse(text + "goal xyxx\n", "non")
+    assert [h for _, _, h in p.palette[1:]] == list(formats.NON_DEFAULT_HEX[:2])  # no color lines: the fixed list
+    found = colour.search(p, limit=2)
+    assert found.verdict == solve.UNIQUE and found.solutions == [p.goal] == [(1, 2, 1, 1)]
+    one = formats.parse("width 2\nheight 1\nrows\n1a\ncolumns\n1a\n0\ngoal a0\n", "non")
+    assert not isinstance(one, colour.ColourPuzzle) and one.rows == ((1,),) and one.goal == 1  # one colour: black and white
+
+
+def test_bad_non_colour_lines_name_the_line():
+    import pytest
+
+    with pytest.raises(formats.PuzzleError, match="color line") as err:
+        formats.parse("color a red\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n", "non", "f.non")
+    assert err.value.line == 1
+    with pytest.raises(formats.PuzzleError, match="row 1: the clue needs 3 cells"):
+        formats.parse("width 2\nheight 1\nrows\n1a,1a\ncolumns\n1a\n1b\n", "non")
+    with pytest.raises(formats.PuzzleError, match="goal must be 2 characters"):
+        formats.parse("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\ngoal ac\n", "non")

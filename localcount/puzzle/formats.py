@@ -21,7 +21,12 @@ parse/format pair:
   by commas, ``0`` or a blank line for an empty clue; ``goal 0110...`` (row
   by row); ``catalogue``, ``title``, ``by``, ``copyright`` and ``license``
   carry the metadata (quoted strings, HTML character references decoded);
-  other keywords are ignored.
+  other keywords are ignored.  Colour (nonogram-db's extension of 2015):
+  ``color a #ff0000`` lines name a colour by a character, a clue number may
+  be followed by its colour's character (``3a,1b``; none: the colour ``1``,
+  black), and the goal gives each cell's character (``0`` empty); with more
+  than one colour the puzzle is a ``colour.ColourPuzzle``, written back with
+  its ``color`` lines (a colour without one gets a hex from a fixed list).
 * ``nin`` (Jakub Wilk's ``nonogram`` solver, also exported by webpbn):
   ``W H`` on the first line, then the H row clues, then the W column clues,
   one per line, numbers separated by spaces, ``0`` for an empty clue (blank
@@ -37,7 +42,7 @@ parse/format pair:
 * ``xml`` (webpbn's XML): a ``<puzzle>`` with ``<clues type="columns">`` and
   ``<clues type="rows">`` of ``<line>`` of ``<count>``; with more than one
   colour besides the background a ``colour.ColourPuzzle`` (written back to
-  XML only), else black and white whatever the one colour is called;
+  XML or ``non`` only), else black and white whatever the one colour is called;
   ``<title>``, ``<author>``, ``<copyright>`` and ``<id>`` (the catalogue) of
   the puzzle or else of the ``<puzzleset>``, a ``<note>license: ...</note>``
   (the format has no licence element); colours of 3 or 6 hex digits;
@@ -184,7 +189,10 @@ def format_txt(p: Puzzle) -> str:
     return "\n".join(head + [size, *body]) + "\n"
 
 
-_NON_CLUE = re.compile(r"^\d+(\s*,\s*\d+)*$")
+_NON_CLUE = re.compile(r"^\d+[^\d\s,]?(\s*,\s*\d+[^\d\s,]?)*$")
+_NON_COLOUR = re.compile(r"(\S)\s+#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+#: Colours for .non colour characters that no ``color`` line defines (the format lets the reader choose).
+NON_DEFAULT_HEX = ("FF0000", "00A000", "0000FF", "FFA500", "800080", "00CCCC", "A52A2A", "FF69B4", "808080", "CCCC00")
 #: .non keywords for metadata, and the Puzzle field each fills.
 NON_KEYS = {"catalogue": "catalogue", "title": "title", "by": "author", "copyright": "copyright", "license": "licence"}
 _NON_ALIASES = {"catalog": "catalogue", "author": "author", "licence": "licence"}
@@ -224,7 +232,16 @@ def _non_section(name: str, entries: list, count: int, start: int, source: str) 
         blanks = len(entries) - len(filled)
         extra = f" (and {blanks} blank lines)" if blanks else ""
         raise PuzzleError(f"the {name} section has {len(filled)} clues{extra}, expected {count}", where, source)
-    return tuple(_numbers(t, r"\s*,\s*", i, source) for i, t in chosen)
+    return tuple(_non_clue(t, i, source) for i, t in chosen)
+
+
+def _non_clue(text: str, line: int, source: str) -> tuple:
+    """A .non clue as runs (size, colour character): ``3a,1b``; a number without a character has colour ``1``."""
+    runs = [re.fullmatch(r"(\d+)(\D?)", t.strip()) for t in text.split(",")] if text.strip() else []
+    if not all(runs):
+        raise PuzzleError(f"a clue must be whole numbers, each maybe followed by a colour character, got {text!r}", line, source)
+    sizes = _numbers(",".join(r.group(1) for r in runs), ",", line, source) if runs else ()
+    return tuple(zip(sizes, (r.group(2) or "1" for r in runs)))
 
 
 def parse_non(text: str, source: str = "") -> Puzzle:
@@ -234,6 +251,7 @@ def parse_non(text: str, source: str = "") -> Puzzle:
     meta: dict = {}
     goal_text = None
     current = None
+    colours: dict = {}  # character -> hex, from the color lines
     for i, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("#"):
@@ -258,6 +276,11 @@ def parse_non(text: str, source: str = "") -> Puzzle:
             current = word
         elif word == "goal":
             goal_text = (i, _non_value(rest))
+        elif word in ("color", "colour"):
+            found = _NON_COLOUR.fullmatch(rest)
+            if not found or found.group(1) in "0,":
+                raise PuzzleError(f"a color line is a character and 3 or 6 hex digits (like 'color a #ff0000'), got {rest!r}", i, source)
+            colours[found.group(1)] = found.group(2).upper()
         elif word in NON_KEYS or word in _NON_ALIASES:
             meta[NON_KEYS.get(word) or _NON_ALIASES[word]] = _non_value(rest)
     for key in ("width", "height"):
@@ -269,18 +292,88 @@ def parse_non(text: str, source: str = "") -> Puzzle:
         if key not in sections:
             raise PuzzleError(f"no '{key}' section", None, source)
         clues[key] = _non_section(key, sections[key][1], count, sections[key][0], source)
+    used = {ch for group in clues.values() for clue in group for _, ch in clue}
+    if len(used) > 1:  # one colour, whatever its character, is a black-and-white puzzle
+        return _non_colour(clues, colours, used, goal_text, width, height, meta, source)
+    clues = {key: tuple(tuple(size for size, _ in clue) for clue in group) for key, group in clues.items()}
     goal = None
     if goal_text is not None:
         i, cells = goal_text
-        if len(cells) != width * height or set(cells) - set("01"):
+        if len(cells) != width * height or set(cells) - {"0", *used, "1"}:
             raise PuzzleError(f"goal must be {width * height} characters of 0/1", i, source)
-        goal = sum(1 << k for k, v in enumerate(cells) if v == "1")
+        goal = sum(1 << k for k, v in enumerate(cells) if v != "0")
     return _checked(Puzzle(clues["rows"], clues["columns"], goal, **meta), source)
 
 
+def _non_colour(clues: dict, colours: dict, used: set, goal_text, width: int, height: int, meta: dict, source: str):
+    """A colour puzzle from a .non file's clues ((size, character) runs): colour 0 the background, then the
+    characters of the color lines in their order, then those only the clues use, in sorted order."""
+    from .colour import ColourPuzzle, line_clue
+
+    chars = list(colours) + sorted(used - set(colours))
+    spare = iter(h for h in NON_DEFAULT_HEX if h not in colours.values())
+    hexes = [colours.get(ch) or ("000000" if ch == "1" else next(spare, "808080")) for ch in chars]
+    hexes = [h if len(h) == 6 else "".join(x + x for x in h) for h in hexes]
+    palette = [("white", ".", "FFFFFF")] + [(_colour_name(h), ch, h) for ch, h in zip(chars, hexes)]
+    ids = {ch: k for k, ch in enumerate(chars, 1)}
+    rows, cols = (tuple(tuple((size, ids[ch]) for size, ch in clue) for clue in clues[key]) for key in ("rows", "columns"))
+    _check_colour_clues(rows, cols, source)
+    goal = None
+    if goal_text is not None:
+        i, cells = goal_text
+        if len(cells) != width * height or set(cells) - {"0", *ids}:
+            raise PuzzleError(f"goal must be {width * height} characters, each 0 or a colour's character ({''.join(chars)})", i, source)
+        goal = tuple(ids.get(ch, 0) for ch in cells)
+        if tuple(line_clue(goal[r * width : (r + 1) * width]) for r in range(height)) != rows:
+            raise PuzzleError("the goal does not have the row clues", i, source)
+    return ColourPuzzle(rows, cols, tuple(palette), goal, **meta)
+
+
+def _colour_name(hexa: str) -> str:
+    """A name for a colour that has only a hex value (.non): black, white, else the hex value itself (#rrggbb)."""
+    return {"000000": "black", "FFFFFF": "white"}.get(hexa, "#" + hexa.lower())
+
+
+def _check_colour_clues(rows, cols, source: str) -> None:
+    """PuzzleError if a colour clue needs more cells than its line has."""
+    for kind, group, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
+        for i, clue in enumerate(group):
+            need = sum(size for size, _ in clue) + sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
+            if need > length:
+                raise PuzzleError(f"{kind} {i + 1}: the clue needs {need} cells, the line has {length}", None, source)
+
+
+def _non_chars(palette) -> list:
+    """Each colour's character in a .non file: its own where that can be read back (one character, not a digit
+    but 1, not a comma, space or '#', not taken), else the first free letter; the background's is 0."""
+    out, taken = ["0"], set()
+    for _, ch, _ in palette[1:]:
+        if len(ch) != 1 or (ch.isdigit() and ch != "1") or ch.isspace() or ch in ",#" or ch in taken:
+            ch = next(x for x in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in taken and x not in {c for _, c, _ in palette})
+        taken.add(ch)
+        out.append(ch)
+    return out
+
+
+def _format_non_colour(p) -> str:
+    chars = _non_chars(p.palette)
+    out = [f"color {ch} #{hexa.lower()}" for ch, (_, _, hexa) in zip(chars[1:], p.palette[1:])]
+    out += [f"width {p.m}", f"height {p.n}", "", "rows"]
+    mark = [ch if ch != "1" else "" for ch in chars]  # a number alone has colour 1
+    out += [",".join(f"{size}{mark[k]}" for size, k in c) if c else "0" for c in p.rows]
+    out += ["", "columns"]
+    out += [",".join(f"{size}{mark[k]}" for size, k in c) if c else "0" for c in p.cols]
+    if p.goal is not None:
+        out += ["", "goal " + "".join(chars[k] for k in p.goal)]
+    return out
+
+
 def format_non(p: Puzzle) -> str:
-    """Write Steve Simpson's .non format."""
+    """Write Steve Simpson's .non format (a colour puzzle with nonogram-db's colour extension)."""
     keyword = {field: key for key, field in NON_KEYS.items()}
+    if hasattr(p, "palette"):
+        meta = [f"{keyword[field]} {_non_quoted(field, value)}" for field, value in p.metadata().items()]
+        return "\n".join(meta + _format_non_colour(p)) + "\n"
     out = [f"{keyword[field]} {_non_quoted(field, value)}" for field, value in p.metadata().items()]
     out += [f"width {p.m}", f"height {p.n}", "", "rows"]
     out += [",".join(map(str, c)) if c else "0" for c in p.rows]
@@ -508,11 +601,7 @@ def _parse_xml_colour(puzzle, root, lines: dict, source: str, default: str, back
         if kind not in clues:
             raise PuzzleError(f'no <clues type="{kind}">', lines.get(id(puzzle)), source)
     rows, cols = clues["rows"], clues["columns"]
-    for kind, group, length in (("row", rows, len(cols)), ("column", cols, len(rows))):
-        for i, clue in enumerate(group):
-            need = sum(size for size, _ in clue) + sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
-            if need > length:
-                raise PuzzleError(f"{kind} {i + 1}: the clue needs {need} cells, the line has {length}", None, source)
+    _check_colour_clues(rows, cols, source)
     goal = None
     image = puzzle.find("solution[@type='goal']/image") or puzzle.find("solution/image")
     if image is not None and image.text:
@@ -672,6 +761,6 @@ def format_puzzle(p: Puzzle, fmt: str) -> str:
     """A puzzle as text in a format."""
     if fmt not in FORMATTERS:
         raise PuzzleError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
-    if hasattr(p, "palette") and fmt != "xml":
-        raise PuzzleError(f"a colour puzzle can be written as xml only, not {fmt}")
+    if hasattr(p, "palette") and fmt not in ("xml", "non"):
+        raise PuzzleError(f"a colour puzzle can be written as xml or non only, not {fmt}")
     return FORMATTERS[fmt](p)
