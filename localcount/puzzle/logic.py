@@ -123,15 +123,20 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     """
     n, m = board.n, board.m
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
-    rows_todo = set(range(n)) if rows is None else set(rows)
-    cols_todo = set(range(m)) if cols is None else set(cols)
     row_full, col_full = (1 << m) - 1, (1 << n) - 1
+    rows_todo = col_full if rows is None else sum(1 << r for r in set(rows))  # bit r: row r to update
+    cols_todo = row_full if cols is None else sum(1 << c for c in set(cols))
     known = board.known
+    options = line_options
     try:
         while rows_todo or cols_todo:
-            for r in sorted(rows_todo):
+            todo, rows_todo = rows_todo, 0
+            while todo:  # the rows, in order
+                low = todo & -todo
+                todo ^= low
+                r = low.bit_length() - 1
                 clue = row_clues[r]
-                can0, can1 = line_options(clue, m, rows1[r], rows0[r])
+                can0, can1 = options(clue, m, rows1[r], rows0[r])
                 if (can0 | can1) != row_full if m else any(clue):
                     return f"row {r + 1}"
                 new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
@@ -139,46 +144,45 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                     rows1[r] |= new1
                     rows0[r] |= new0
                     new = new1 | new0
+                    cols_todo |= new
                     known += new.bit_count()
-                    bit = 1 << r
-                    while new:
-                        low = new & -new
-                        c = low.bit_length() - 1
-                        if new1 & low:
-                            cols1[c] |= bit
-                        else:
-                            cols0[c] |= bit
-                        cols_todo.add(c)
-                        new ^= low
+                    while new1:
+                        bit = new1 & -new1
+                        cols1[bit.bit_length() - 1] |= low
+                        new1 ^= bit
+                    while new0:
+                        bit = new0 & -new0
+                        cols0[bit.bit_length() - 1] |= low
+                        new0 ^= bit
                     if steps is not None:
-                        steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
-            rows_todo = set()
-            for c in sorted(cols_todo):
+                        steps.append(Step(f"row {r + 1}", (rows1[r] & new) << (r * m), (rows0[r] & new) << (r * m)))
+            todo, cols_todo = cols_todo, 0
+            while todo:  # the columns, in order
+                low = todo & -todo
+                todo ^= low
+                c = low.bit_length() - 1
                 clue = col_clues[c]
-                can0, can1 = line_options(clue, n, cols1[c], cols0[c])
+                can0, can1 = options(clue, n, cols1[c], cols0[c])
                 if (can0 | can1) != col_full if n else any(clue):
                     return f"column {c + 1}"
                 new1, new0 = can1 & ~can0 & ~cols1[c], can0 & ~can1 & ~cols0[c]
                 if new1 or new0:
                     cols1[c] |= new1
                     cols0[c] |= new0
-                    new = new1 | new0
-                    known += new.bit_count()
-                    bit = 1 << c
-                    while new:
-                        low = new & -new
-                        r = low.bit_length() - 1
-                        if new1 & low:
-                            rows1[r] |= bit
-                        else:
-                            rows0[r] |= bit
-                        rows_todo.add(r)
-                        new ^= low
+                    rows_todo |= new1 | new0
+                    known += (new1 | new0).bit_count()
                     if steps is not None:
                         steps.append(
                             Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
                         )
-            cols_todo = set()
+                    while new1:
+                        bit = new1 & -new1
+                        rows1[bit.bit_length() - 1] |= low
+                        new1 ^= bit
+                    while new0:
+                        bit = new0 & -new0
+                        rows0[bit.bit_length() - 1] |= low
+                        new0 ^= bit
     finally:
         board.known = known
     return None
