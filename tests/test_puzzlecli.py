@@ -209,3 +209,20 @@ def test_pictures_of_wide_grids_and_gifs_that_end_at_the_solution(tmp_path):
         assert im.n_frames == len(steps) + 2  # the empty grid, each step, then the solution
     one, three = model.from_grid(1, 1, 1), model.from_grid((1 << 100) - 1, 100, 1)  # column clues 1 and 100
     assert render._image(three, 0, 0).size[0] - render._image(one, 0, 0).size[0] >= 6  # the cell widens for "100"
+
+
+@pytest.mark.parametrize("method", ["search", "auto"])
+def test_ctrl_c_stops_a_long_solve_in_one_line(method):
+    import signal
+    import time
+
+    path = os.path.join(ROOT, "tests", "puzzles", "webpbn-survey-knotty.xml")  # undecided for minutes
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localcount", "solve", path, "--method", method],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=ROOT),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background shell may have ignored it
+    )  # fmt: skip
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err.splitlines()[-1] == "localcount: interrupted" and "Traceback" not in err

@@ -135,8 +135,16 @@ def convert_parser() -> argparse.ArgumentParser:
 
 
 def solve_main(argv) -> int:
-    """``solve``: local logic, then probing and the complete search."""
+    """``solve``: local logic, then probing and the complete search; Ctrl-C stops it with 'interrupted', exit 130."""
     args = solve_parser().parse_args(argv)
+    try:
+        return _solve_main(args)
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130
+
+
+def _solve_main(args) -> int:
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
     try:
         if limit < 1:
