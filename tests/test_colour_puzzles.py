@@ -63,8 +63,14 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "xml or non only" in res.stderr
     res = run("convert", path, "--to", "non")
     assert res.returncode == 0 and "color * #ff0000" in res.stdout and "3*,1@,6*,4%,3X,1*,2*" in res.stdout
-    res = run("solve", path, "--gif", tmp_path / "x.gif")
-    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    res = run("solve", path, "--method", "sat")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "not --method sat" in res.stderr
+    steps = []
+    colour.local(formats.parse(path.read_text(), None, str(path)), steps)
+    res = run("solve", path, "--trace")
+    lines = [line for line in res.stdout.splitlines() if line.startswith("step ")]
+    assert res.returncode == 0 and len(lines) == len(steps) and f"solved by local logic ({len(steps)} line steps)" in res.stdout
+    assert lines[4] == "step 5: row 5: X 4 26, % 11, @ 15; 27 cells narrowed"
     png = tmp_path / "x.png"
     res = run("solve", path, "--png", png)
     assert res.returncode == 0, res.stderr
@@ -72,6 +78,10 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     with Image.open(png) as im:
         colours = {rgb for _, rgb in im.convert("RGB").getcolors(1 << 20)}
         assert {(255, 0, 0), (0, 176, 0), (64, 64, 255)} <= colours  # red, green and blue cells
+    gif = tmp_path / "x.gif"
+    assert run("solve", path, "--gif", gif).returncode == 0
+    with Image.open(gif) as im:
+        assert im.n_frames == len(steps) + 1  # the unknown grid, then a frame per step (solved: no solution frame)
     out = tmp_path / "back.xml"
     assert run("convert", path, "--to", "xml", "-o", out).returncode == 0
     assert formats.parse(out.read_text(), "xml") == formats.parse(path.read_text(), "xml")
@@ -154,3 +164,37 @@ def test_bad_non_colour_lines_name_the_line():
         formats.parse("width 2\nheight 1\nrows\n1a,1a\ncolumns\n1a\n1b\n", "non")
     with pytest.raises(formats.PuzzleError, match="goal must be 2 characters"):
         formats.parse("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\ngoal ac\n", "non")
+
+
+def test_colour_steps_replay_to_local_logics_board_and_describe_what_they_decided():
+    for path in sorted(HERE.glob("*.xml")):
+        p = formats.parse(path.read_text(), None, str(path))
+        if not isinstance(p, colour.ColourPuzzle):
+            continue
+        steps = []
+        status, board, _ = colour.local(p, steps)
+        replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
+        for step in steps:
+            assert step.cells and all(replayed[i] & mask == mask != replayed[i] for i, mask in step.cells)  # each narrows
+            for i, mask in step.cells:
+                replayed[i] = mask
+        assert replayed == board, path.name
+    p = colour.ColourPuzzle((((1, 1), (1, 2)),), (((1, 1),), ((1, 2),)), PALETTE[:3])
+    steps = []
+    assert colour.local(p, steps)[0] == colour.SOLVED
+    assert colour.describe_step(p, steps[0]) == "X 1, r 2"
+
+
+def test_a_colour_gif_ends_with_the_solution_when_local_logic_is_stuck():
+    Image = __import__("pytest").importorskip("PIL.Image")
+    import io
+
+    from localcount.puzzle import pictures
+
+    cells = (1, 0, 0, 1)  # a 2x2 diagonal: its turn fits the clues too, so local logic is stuck
+    p = puzzle_of(cells, 2, 2, 2)
+    steps = []
+    assert colour.local(p, steps)[0] == colour.STUCK
+    found = colour.search(p, limit=1)
+    with Image.open(io.BytesIO(pictures.colour_gif(p, steps, solution=found.solutions[0]))) as im:
+        assert im.n_frames == len(steps) + 2

@@ -196,11 +196,12 @@ def _solve_main(args) -> int:
 
 def _solve_colour(p, args, limit) -> int:
     """``solve`` of a colour puzzle: local logic, probing and the search with the colour line solver."""
-    if args.gif or args.trace or args.replay or args.method not in ("auto", "search"):
-        say("error: colour puzzles are solved by the default method, without --trace, --replay or --gif (not drawn yet)")
+    if args.method not in ("auto", "search"):
+        say(f"error: colour puzzles are solved by the search (--method auto or search), not --method {args.method}")
         return 2
     start = time.perf_counter()
-    status, board, bad = colour.local(p)
+    steps = []
+    status, board, bad = colour.local(p, steps)
     if status == colour.SOLVED:
         found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
     else:
@@ -220,11 +221,22 @@ def _solve_colour(p, args, limit) -> int:
         return 0
     title = f"{p.title} " if p.title else ""
     print(f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: " + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:]) + ")")
+    if args.trace:
+        replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
+        for k, step in enumerate(steps, 1):
+            print(f"step {k}: {step.line}: {colour.describe_step(p, step)}")
+            if args.replay:
+                for i, mask in step.cells:
+                    replayed[i] = mask
+                print(colour.draw(p, replayed))
     if status == colour.CONTRADICTION:
         print(f"contradiction: {bad} has no colouring that fits its clue and the known cells")
     else:
-        print("solved by local logic" if status == colour.SOLVED else "stuck: local logic leaves unknown cells")
+        print(("solved by local logic" if status == colour.SOLVED else "stuck: local logic leaves unknown cells") + f" ({len(steps)} line steps)")
         print(colour.draw(p, board), end="")
+    solution = found.solutions[0] if found.solutions else None
+    if args.gif and _write_picture(args.gif, lambda: pictures.colour_gif(p, steps, solution=solution)):
+        return 1
     if status == colour.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
         return 1 if args.png and _write_picture(args.png, lambda: pictures.colour_png(p, board)) else 0

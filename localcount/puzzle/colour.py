@@ -68,8 +68,18 @@ def _lines(p: ColourPuzzle):
     return rows, cols
 
 
-def settle(p: ColourPuzzle, board: list, lines=None) -> str | None:
-    """Local logic on ``board`` (cell masks, in place) to the fixpoint: None, or the line without a fitting colouring."""
+@dataclass(frozen=True)
+class Step:
+    """One line update that narrowed cells: the line ("row 3", 1-based) and each changed cell's new mask."""
+
+    line: str
+    cells: tuple  # ((cell index r*m + c, its mask of colours left), ...)
+
+
+def settle(p: ColourPuzzle, board: list, lines=None, steps: list | None = None) -> str | None:
+    """Local logic on ``board`` (cell masks, in place) to the fixpoint: None, or the line without a fitting colouring.
+
+    ``steps`` (a list) gets a ``Step`` for every line update that narrowed a cell, in order."""
     rows, cols = _lines(p)
     by_cell_row = [r for r in range(p.n) for _ in range(p.m)]
     by_cell_col = [c for _ in range(p.n) for c in range(p.m)]
@@ -82,10 +92,14 @@ def settle(p: ColourPuzzle, board: list, lines=None) -> str | None:
                 can = line_options(clue, [board[i] for i in cells])
                 if can is None:
                     return name
+                changed = []
                 for i, mask in zip(cells, can):
                     if board[i] & mask != board[i]:
                         board[i] &= mask
                         other_todo.add(owners[i])
+                        changed.append((i, board[i]))
+                if steps is not None and changed:
+                    steps.append(Step(name, tuple(changed)))
             todo.clear()
     return None
 
@@ -182,10 +196,11 @@ def search(p: ColourPuzzle, limit: int = 2, max_nodes: int | None = None, timeou
     return out
 
 
-def local(p: ColourPuzzle) -> tuple:
-    """Local logic from all-unknown: (SOLVED | STUCK | CONTRADICTION, the board, the bad line or None)."""
+def local(p: ColourPuzzle, steps: list | None = None) -> tuple:
+    """Local logic from all-unknown: (SOLVED | STUCK | CONTRADICTION, the board, the bad line or None);
+    ``steps`` gets every line update that narrowed a cell."""
     board = [(1 << len(p.palette)) - 1] * (p.n * p.m)
-    bad = settle(p, board)
+    bad = settle(p, board, steps=steps)
     return (CONTRADICTION if bad else SOLVED if _solved(board) else STUCK), board, bad
 
 
@@ -197,3 +212,21 @@ def draw(p: ColourPuzzle, board: list) -> str:
         rows.append("".join(chars[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else "?" for mask in board[r * p.m : (r + 1) * p.m]))
     return "\n".join(rows) + "\n"
 
+
+
+def describe_step(p: ColourPuzzle, step: Step) -> str:
+    """What a step decided, by colour character and 1-based position along its line, e.g. 'X 3 4 5, . 1;
+    2 cells narrowed' (cells that may still take more than one colour are only counted)."""
+    along = (lambda i: i % p.m + 1) if step.line.startswith("row") else (lambda i: i // p.m + 1)
+    decided: dict = {}
+    narrowed = 0
+    for i, mask in step.cells:
+        if mask & (mask - 1):
+            narrowed += 1
+        else:
+            decided.setdefault(mask.bit_length() - 1, []).append(along(i))
+    parts = [f"{p.palette[k][1]} {' '.join(map(str, sorted(where)))}" for k, where in sorted(decided.items())]
+    text = ", ".join(parts)
+    if narrowed:
+        text += ("; " if text else "") + f"{narrowed} cell{'s' if narrowed != 1 else ''} narrowed"
+    return text

@@ -122,14 +122,19 @@ def _image(p: Puzzle, filled: int, empty: int, mark: str | None = None):
         draw.line((left, top + k * cell, left + p.m * cell, top + k * cell), fill="black")
     draw.rectangle((left, top, left + p.m * cell, top + p.n * cell), outline="black")
     if mark:
-        kind, number = mark.split()
-        k = int(number) - 1
-        if kind == "row":
-            box = (left, top + k * cell, left + p.m * cell, top + (k + 1) * cell)
-        else:
-            box = (left + k * cell, top, left + (k + 1) * cell, top + p.n * cell)
-        draw.rectangle(box, outline="red", width=2)
+        _outline(draw, mark, left, top, cell, p.n, p.m)
     return img
+
+
+def _outline(draw, mark: str, left: int, top: int, cell: int, n: int, m: int) -> None:
+    """Outline the line ``mark`` ("row 3", "column 5": 1-based) in red."""
+    kind, number = mark.split()
+    k = int(number) - 1
+    if kind == "row":
+        box = (left, top + k * cell, left + m * cell, top + (k + 1) * cell)
+    else:
+        box = (left + k * cell, top, left + (k + 1) * cell, top + n * cell)
+    draw.rectangle(box, outline="red", width=2)
 
 
 def png(p: Puzzle, filled: int = 0, empty: int = 0) -> bytes:
@@ -168,6 +173,34 @@ def colour_png(p, board: list) -> bytes:
     its colour, each decided cell filled with its colour, undecided cells grey (needs Pillow)."""
     import io
 
+    buf = io.BytesIO()
+    _colour_image(p, board).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def colour_gif(p, steps, ms_per_frame: int = 400, solution: tuple | None = None) -> bytes:
+    """An animated GIF of local logic on a colour puzzle: the unknown grid, one frame per step (``colour.Step``)
+    with its line marked, then (if given and local logic did not reach it) the ``solution`` (colour ids)."""
+    import io
+
+    board = [(1 << len(p.palette)) - 1] * (p.n * p.m)
+    frames = [_colour_image(p, board)]
+    for s in steps:
+        for i, mask in s.cells:
+            board[i] = mask
+        frames.append(_colour_image(p, board, s.line))
+    durations = [ms_per_frame] * len(frames)
+    if solution is not None and any(mask & (mask - 1) for mask in board):
+        frames.append(_colour_image(p, [1 << k for k in solution]))
+        durations.append(ms_per_frame)
+    durations[-1] = ms_per_frame * 5  # the end, held
+    buf = io.BytesIO()
+    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    return buf.getvalue()
+
+
+def _colour_image(p, board: list, mark: str | None = None):
+    """The Pillow image of ``colour_png``; ``mark`` ("row 3", "column 5") outlined in red."""
     from PIL import Image, ImageDraw
 
     font, char_w, char_h = _font()
@@ -194,6 +227,6 @@ def colour_png(p, board: list) -> bytes:
         decided = mask and mask & (mask - 1) == 0
         draw.rectangle(box, fill=rgb[mask.bit_length() - 1] if decided else (200, 200, 200), outline="grey")
     draw.rectangle((left, top, left + p.m * cell, top + p.n * cell), outline="black")
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    return buf.getvalue()
+    if mark:
+        _outline(draw, mark, left, top, cell, p.n, p.m)
+    return img
