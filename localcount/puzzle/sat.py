@@ -1,19 +1,23 @@
-"""``solve --method sat``: the puzzle as CNF, solved with python-sat (an optional extra).
+"""The SAT path: ``solve --method sat``, and the hand-off of ``--method auto`` (python-sat, an optional extra).
 
 Variables: one per cell (cell r*m + c is variable r*m + c + 1, true =
-filled), and for each line the states of the automaton that reads its
-cells: the clue's shortest line P (``1^a1 0 1^a2 0 ... 1^at``), and state q
-after i cells = "q characters of P are matched" (``line_automaton``).
-Clauses: the start state holds; a state and a cell value imply the next
-state; a state cannot read a value it has no move for; the last state must
-be the accepting one.  The states on the path of the true line are forced,
-and a line that breaks its clue meets a clause it violates, so the models
-are exactly the solutions; a line of L cells costs O(L · |P|) variables,
-however many patterns fit it.  The cells that local logic and probing
-decide first are unit clauses.  Solutions are enumerated by blocking each
-one found (a clause that some cell differs); every solution is checked by
-recomputing its clues.  (An earlier encoding had one selector per fitting
-pattern and refused lines with more than 200,000 of them.)
+filled), and for each line the automaton that reads its cells: the clue's
+shortest line P (``1^a1 0 1^a2 0 ... 1^at``), state q after i cells = "q
+characters of P are matched" (``line_automaton``).  Each state on some
+accepting path gets a variable, and so does each move between two of them
+(``line_clauses`` lists the clauses); unit propagation then finds every
+cell that all fitting patterns of the line share, so the solver is at
+least as strong as local logic before it guesses.  A line of L cells
+costs O(L · |P|) variables, however many patterns fit it.  The cells that
+local logic and probing decide first are unit clauses.  Solutions are
+enumerated by blocking each one found (a clause that some cell differs);
+every solution is checked by recomputing its clues.  (Earlier encodings:
+one selector per fitting pattern, refused past 200,000 of them; then the
+automaton with forward implications only, which left the solver weaker
+than line logic.)
+
+``solve_auto`` is the default method: the probing search, handing the
+puzzle to the solver once it has made HANDOFF_PROBES probes.
 
     pip install 'localcount[sat]'
 """
