@@ -48,3 +48,15 @@ def test_a_real_puzzle_has_its_known_answer_and_the_search_finds_it(path):
         return
     found = solve.search(p, limit=2, timeout=120)
     assert found.verdict == solve.UNIQUE and found.solutions == [want], found
+
+
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_the_default_method_decides_the_slow_ones_quickly(name):
+    pytest.importorskip("pysat")
+    from localcount.puzzle import sat
+
+    path = HERE / name
+    p = formats.parse(path.read_text(), None, str(path))
+    found = sat.solve_auto(p, limit=2, timeout=60)  # the search alone takes over a second: handed to SAT
+    assert (found.verdict, found.method, found.level) == (solve.UNIQUE, "search+sat", solve.BRANCHING)
+    assert found.solutions == [answer(path, p)]
