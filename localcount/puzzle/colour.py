@@ -213,7 +213,6 @@ def draw(p: ColourPuzzle, board: list) -> str:
     return "\n".join(rows) + "\n"
 
 
-
 def describe_step(p: ColourPuzzle, step: Step) -> str:
     """What a step decided, by colour character and 1-based position along its line, e.g. 'X 3 4 5, . 1;
     2 cells narrowed' (cells that may still take more than one colour are only counted)."""

@@ -346,16 +346,17 @@ def _check_colour_clues(rows, cols, source: str) -> None:
 def _non_chars(palette) -> list:
     """Each colour's character in a .non file: its own where that can be read back (one character, not a digit
     but 1, not a comma, space or '#', not taken), else the first free letter; the background's is 0."""
-    out, taken = ["0"], set()
+    out, taken, own = ["0"], set(), {c for _, c, _ in palette}
     for _, ch, _ in palette[1:]:
         if len(ch) != 1 or (ch.isdigit() and ch != "1") or ch.isspace() or ch in ",#" or ch in taken:
-            ch = next(x for x in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in taken and x not in {c for _, c, _ in palette})
+            ch = next(x for x in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in taken and x not in own)
         taken.add(ch)
         out.append(ch)
     return out
 
 
-def _format_non_colour(p) -> str:
+def _non_colour_lines(p) -> list:
+    """The lines of a colour puzzle's .non file after its metadata."""
     chars = _non_chars(p.palette)
     out = [f"color {ch} #{hexa.lower()}" for ch, (_, _, hexa) in zip(chars[1:], p.palette[1:])]
     out += [f"width {p.m}", f"height {p.n}", "", "rows"]
@@ -371,10 +372,9 @@ def _format_non_colour(p) -> str:
 def format_non(p: Puzzle) -> str:
     """Write Steve Simpson's .non format (a colour puzzle with nonogram-db's colour extension)."""
     keyword = {field: key for key, field in NON_KEYS.items()}
-    if hasattr(p, "palette"):
-        meta = [f"{keyword[field]} {_non_quoted(field, value)}" for field, value in p.metadata().items()]
-        return "\n".join(meta + _format_non_colour(p)) + "\n"
     out = [f"{keyword[field]} {_non_quoted(field, value)}" for field, value in p.metadata().items()]
+    if hasattr(p, "palette"):
+        return "\n".join(out + _non_colour_lines(p)) + "\n"
     out += [f"width {p.m}", f"height {p.n}", "", "rows"]
     out += [",".join(map(str, c)) if c else "0" for c in p.rows]
     out += ["", "columns"]

@@ -149,20 +149,23 @@ def png(p: Puzzle, filled: int = 0, empty: int = 0) -> bytes:
 def gif(p: Puzzle, steps, ms_per_frame: int = 400, solution: int | None = None) -> bytes:
     """An animated GIF of local logic: the empty grid, then one frame per line step with its line marked,
     then (if given and local logic did not reach it) the ``solution``, held longer."""
-    import io
-
     frames = [_image(p, 0, 0)]
     filled = empty = 0
     for s in steps:
         filled |= s.filled
         empty |= s.empty
         frames.append(_image(p, filled, empty, s.line))
-    durations = [ms_per_frame] * len(frames)
     full = (1 << (p.n * p.m)) - 1
     if solution is not None and (filled | empty) != full:
         frames.append(_image(p, solution, full & ~solution))
-        durations.append(ms_per_frame)
-    durations[-1] = ms_per_frame * 5  # the end, held
+    return _gif_bytes(frames, ms_per_frame)
+
+
+def _gif_bytes(frames: list, ms_per_frame: int) -> bytes:
+    """The frames as an animated GIF, the last held five times as long."""
+    import io
+
+    durations = [ms_per_frame] * (len(frames) - 1) + [ms_per_frame * 5]
     buf = io.BytesIO()
     frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return buf.getvalue()
@@ -181,22 +184,15 @@ def colour_png(p, board: list) -> bytes:
 def colour_gif(p, steps, ms_per_frame: int = 400, solution: tuple | None = None) -> bytes:
     """An animated GIF of local logic on a colour puzzle: the unknown grid, one frame per step (``colour.Step``)
     with its line marked, then (if given and local logic did not reach it) the ``solution`` (colour ids)."""
-    import io
-
     board = [(1 << len(p.palette)) - 1] * (p.n * p.m)
     frames = [_colour_image(p, board)]
     for s in steps:
         for i, mask in s.cells:
             board[i] = mask
         frames.append(_colour_image(p, board, s.line))
-    durations = [ms_per_frame] * len(frames)
     if solution is not None and any(mask & (mask - 1) for mask in board):
         frames.append(_colour_image(p, [1 << k for k in solution]))
-        durations.append(ms_per_frame)
-    durations[-1] = ms_per_frame * 5  # the end, held
-    buf = io.BytesIO()
-    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
-    return buf.getvalue()
+    return _gif_bytes(frames, ms_per_frame)
 
 
 def _colour_image(p, board: list, mark: str | None = None):

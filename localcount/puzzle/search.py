@@ -115,7 +115,8 @@ def search(
             continue  # a solved board is taken at the top of the loop
         stack.pop()
         out.level = BRANCHING
-        out.root = out.root or board
+        if depth == 0:
+            out.root = board  # what probing knew at the root
         children = _children(board, branch, p)
         stack.extend((child, depth + 1) for child in reversed(children))  # a stack pops the last: the first child
     out.nodes, out.probes, out.seconds = counts["nodes"], counts["probes"], clock.elapsed()
