@@ -161,3 +161,23 @@ def test_cli_auto_reports_the_hand_off_and_json_names_the_method():
     assert (answer["verdict"], answer["level"], answer["method"]) == ("unique", "branching", "search+sat")
     res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--method", "search", "--max-nodes", "5"], input=text, capture_output=True, text=True, env=env, timeout=120)
     assert "search: undecided (node limit reached)" in res.stdout
+
+
+def test_a_hint_changes_what_sat_starts_from_not_what_it_finds():
+    rng = random.Random(11)
+    for _ in range(25):
+        p = F.from_grid(rng.getrandbits(36), 6, 6)
+        every = sat.search_sat(p, limit=10**6)
+        hinted = sat.search_sat(p, limit=10**6, hint=p.goal)
+        assert hinted.complete and sorted(hinted.solutions) == sorted(every.solutions) and hinted.solutions[0] == p.goal
+        assert hinted.verdict == every.verdict
+    with pytest.raises(ValueError):
+        sat.search_sat(p, hint=p.goal ^ 1)
+
+
+def test_auto_answers_knotty_with_two_verified_solutions():
+    path = "tests/puzzles/webpbn-survey-knotty.xml"
+    p = F.parse(open(path).read(), None, path)
+    found = sat.solve_auto(p, limit=2, timeout=120)  # the search gives up, SAT alone does not answer for minutes: the dive
+    assert found.verdict == solve.MULTIPLE and found.method == "search+sat" and found.level == solve.BRANCHING
+    assert len(set(found.solutions)) == 2 and all(solve.is_solution(p, g) for g in found.solutions)

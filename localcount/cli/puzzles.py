@@ -254,6 +254,9 @@ def _solve_colour(p, args, limit) -> int:
 
 
 def _progress(state, seconds):
+    if state.get("dive"):
+        say(f"guided dive: {state.get('known', 0)} of {state.get('cells', 0)} cells known, {seconds:.0f} s")
+        return
     if state.get("sat"):
         say(f"SAT solver: {_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
         return

@@ -6,7 +6,9 @@
 * ``probing`` — trying each unknown cell both ways, between local logic and branching;
 * ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
 * ``colour`` — colour puzzles: their model, local logic, probing and search (``lines.colours``);
-* ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``);
+* ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``), and the default method's hand-off to it;
+* ``automaton`` — the automaton that reads a line of a clue (for ``sat`` and ``beliefs``);
+* ``beliefs`` — belief propagation over the lines, and the dive it guides to a first solution;
 * ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
 * ``examples`` — the shipped puzzles in ``shipped/``.
 

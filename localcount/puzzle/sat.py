@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import threading
 
-from . import logic, probing, search
+from . import beliefs, logic, probing, search
+from .automaton import line_automaton
 from .model import Puzzle, PuzzleError
 from .search import MULTIPLE, NO_SOLUTION, SOME, UNDECIDED, UNIQUE, Search, is_solution
 
@@ -66,23 +67,6 @@ def line_patterns(clue, length: int, filled: int, empty: int, cap: int = MAX_PAT
     if len(out) > cap:
         raise PuzzleError(f"a line has more than {cap} fitting patterns; too large for --method sat")
     return out
-
-
-def line_automaton(clue) -> tuple:
-    """(moves, accept): ``moves[q][b]`` is the state after reading cell value b in state q (None: no move).
-
-    State q means the first q characters of the clue's shortest line
-    ``1^a1 0 1^a2 ... 0 1^at`` are matched; zeros before, between (beyond the
-    one required) and after the runs are read without moving.
-    """
-    shortest = "0".join("1" * a for a in clue)
-    moves = []
-    for q in range(len(shortest) + 1):
-        after_run = q > 0 and shortest[q - 1] == "1"
-        zero = q if not after_run or q == len(shortest) else q + 1 if shortest[q] == "0" else None
-        one = q + 1 if q < len(shortest) and shortest[q] == "1" else None
-        moves.append((zero, one))
-    return moves, len(shortest)
 
 
 def line_clauses(clue, cells: list, top: int) -> tuple:
@@ -145,8 +129,10 @@ def line_clauses(clue, cells: list, top: int) -> tuple:
 SOLVER = "glucose4"
 #: Seconds the solver runs between looks at the clock.
 SLICE = 0.5
-#: ``solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes.
+#: ``solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes ...
 HANDOFF_PROBES = 20_000
+#: ... and gives it this many seconds before it looks for a first solution with ``beliefs.dive``.
+SAT_FIRST = 1.0
 
 
 def available() -> bool:
@@ -173,12 +159,17 @@ def _solve(solver, clock: probing.Clock) -> bool:
         clock.tick()
 
 
-def search_sat(p: Puzzle, limit: int = 2, timeout: float | None = None, progress=None, start: logic.Board | None = None) -> Search:
+def search_sat(
+    p: Puzzle, limit: int = 2, timeout: float | None = None, progress=None, start: logic.Board | None = None, hint: int | None = None
+) -> Search:
     """Every solution up to ``limit``, by a SAT solver (python-sat); gives up after ``timeout`` seconds.
 
     ``start``: a board of what local logic and probing know (else they are run
-    here first); ``progress(state, seconds)`` about once a second, ``state``
-    with ``sat`` (True), ``nodes`` (solver calls) and ``solutions``.
+    here first); ``hint``: a solution already found (checked), counted first
+    and given to the solver as its starting values (every variable's, as
+    unit propagation derives them from the cells), so that it looks for
+    the others near it; ``progress(state, seconds)`` about once a second,
+    ``state`` with ``sat`` (True), ``nodes`` (solver calls) and ``solutions``.
     """
     try:
         from pysat.solvers import Solver
@@ -219,6 +210,14 @@ def search_sat(p: Puzzle, limit: int = 2, timeout: float | None = None, progress
         clauses += more
     exhausted = False
     with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        if hint is not None:
+            if not is_solution(p, hint):
+                raise ValueError("the hint is not a solution")
+            cells = [k + 1 if hint >> k & 1 else -(k + 1) for k in range(n * m)]
+            solver.set_phases(solver.propagate(assumptions=cells)[1] or cells)
+            out.solutions.append(hint)
+            counts["solutions"] = 1
+            solver.add_clause([-x for x in cells])
         try:
             while True:
                 counts["nodes"] += 1
@@ -256,8 +255,11 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
 
     Without python-sat it is ``search.search``.  A puzzle handed over has
     needed branching (the search branched before the hand-off), so its
-    level is BRANCHING; the SAT solver starts from what probing knew at the
-    root and gets what is left of ``timeout``.  ``max_nodes`` bounds the
+    level is BRANCHING.  The SAT solver starts from what probing knew at
+    the root; if it has not decided the puzzle in SAT_FIRST seconds, a dive
+    guided by belief propagation (``beliefs.dive``) looks for a first
+    solution (unless the solver found one), and the solver starts again
+    from it with what is left of ``timeout``.  ``max_nodes`` bounds the
     search as before.
     """
     if not available():
@@ -266,8 +268,19 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     if first.stopped != "probes":
         return first
     left = None if timeout is None else max(timeout - first.seconds, 1e-3)
-    found = search_sat(p, limit, left, progress, start=first.root)
+    clock = probing.Clock(left, progress)  # what is left of the deadline
+    found = search_sat(p, limit, SAT_FIRST if left is None else min(left, SAT_FIRST), progress, start=first.root)
+    if not found.complete and len(found.solutions) < limit and (left is None or left > SAT_FIRST):
+        calls = found.sat_calls
+        try:
+            clock.state = {"dive": True}
+            hint = found.solutions[0] if found.solutions else beliefs.dive(p, first.root, clock)
+            found = search_sat(p, limit, None if left is None else max(left - clock.elapsed(), 1e-3), progress, start=first.root, hint=hint)
+            found.sat_calls += calls
+        except probing.OutOfTime:
+            pass  # the dive ran out of time: what the first SAT run found stands
+    found.seconds = first.seconds + clock.elapsed()
     found.level = search.BRANCHING  # probing was stuck at the root
     found.method = "search+sat"
-    found.nodes, found.probes, found.seconds = first.nodes, first.probes, first.seconds + found.seconds
+    found.nodes, found.probes = first.nodes, first.probes
     return found
