@@ -146,16 +146,10 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                     new = new1 | new0
                     cols_todo |= new
                     known += new.bit_count()
-                    while new1:
-                        bit = new1 & -new1
-                        cols1[bit.bit_length() - 1] |= low
-                        new1 ^= bit
-                    while new0:
-                        bit = new0 & -new0
-                        cols0[bit.bit_length() - 1] |= low
-                        new0 ^= bit
+                    _mark(cols1, new1, low)
+                    _mark(cols0, new0, low)
                     if steps is not None:
-                        steps.append(Step(f"row {r + 1}", (rows1[r] & new) << (r * m), (rows0[r] & new) << (r * m)))
+                        steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
             todo, cols_todo = cols_todo, 0
             while todo:  # the columns, in order
                 low = todo & -todo
@@ -175,17 +169,19 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                         steps.append(
                             Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
                         )
-                    while new1:
-                        bit = new1 & -new1
-                        rows1[bit.bit_length() - 1] |= low
-                        new1 ^= bit
-                    while new0:
-                        bit = new0 & -new0
-                        rows0[bit.bit_length() - 1] |= low
-                        new0 ^= bit
+                    _mark(rows1, new1, low)
+                    _mark(rows0, new0, low)
     finally:
         board.known = known
     return None
+
+
+def _mark(lines: list, cells: int, bit: int) -> None:
+    """Set ``bit`` in ``lines[k]`` for every set bit k of ``cells`` (a line's news, told to the lines crossing it)."""
+    while cells:
+        low = cells & -cells
+        lines[low.bit_length() - 1] |= bit
+        cells ^= low
 
 
 @dataclass(frozen=True)
