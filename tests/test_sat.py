@@ -181,3 +181,59 @@ def test_auto_answers_knotty_with_two_verified_solutions():
     found = sat.solve_auto(p, limit=2, timeout=120)  # the search gives up, SAT alone does not answer for minutes: the dive
     assert found.verdict == solve.MULTIPLE and found.method == "search+sat" and found.level == solve.BRANCHING
     assert len(set(found.solutions)) == 2 and all(solve.is_solution(p, g) for g in found.solutions)
+
+
+def test_the_line_encoding_of_a_partly_known_line_accepts_exactly_the_fitting_lines_that_agree():
+    import itertools
+
+    from pysat.solvers import Solver
+
+    from localcount.clues import line_clue
+
+    rng = random.Random(2)
+    for _ in range(150):
+        length = rng.randint(1, 7)
+        clue = line_clue(rng.getrandbits(length), length)
+        known = rng.getrandbits(length) & rng.getrandbits(length)
+        value = rng.getrandbits(length)
+        filled, empty = known & value, known & ~value
+        clauses, _ = sat.line_clauses(clue, list(range(1, length + 1)), length, filled, empty)
+        for bits in itertools.product((0, 1), repeat=length):
+            line = sum(b << i for i, b in enumerate(bits))
+            units = [[i + 1] if b else [-(i + 1)] for i, b in enumerate(bits)]
+            agrees = line & filled == filled and not line & empty
+            with Solver(name="cadical153", bootstrap_with=clauses + units) as solver:
+                if agrees:  # a line that contradicts the known cells may go either way: the caller asserts them
+                    assert solver.solve() == (line_clue(line, length) == tuple(clue)), (clue, filled, empty, bits)
+
+
+def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_choices(monkeypatch):
+    import functools
+
+    from localcount.puzzle import beliefs, logic, probing
+
+    rash = functools.partial(beliefs.dive, first_rounds=1, rounds=1, fix=10, sure=0.5)  # reaches dead ends (test_beliefs)
+    monkeypatch.setattr(sat.beliefs, "dive", rash)
+    rng = random.Random(1)
+    dead = 0
+    for _ in range(40):
+        p = F.from_grid(sum(1 << k for k in range(225) if rng.random() < 0.5), 15, 15)
+        root = logic.Board.from_masks(15, 15)
+        logic.settle(root, p.rows, p.cols)
+        dead += rash(p, root).solution is None
+        session = sat._Session(p, root)
+        clock = probing.Clock(60)
+        clock.state = {"nodes": 0}
+        grid = sat._first_solution(p, root, session, clock)
+        session.close()
+        assert grid is not None and solve.is_solution(p, grid)
+    assert dead >= 1
+
+
+def test_auto_answers_faase_with_two_verified_solutions():
+    # webpbn survey's Faase (95x80): the dive reaches a dead end; the solver, given most of its choices, finds a solution
+    path = "tests/puzzles/webpbn-survey-faase.xml"
+    p = F.parse(open(path).read(), None, path)
+    found = sat.solve_auto(p, limit=2, timeout=300)
+    assert found.verdict == solve.MULTIPLE and found.method == "search+sat"
+    assert len(set(found.solutions)) == 2 and all(solve.is_solution(p, g) for g in found.solutions)

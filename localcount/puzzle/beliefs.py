@@ -25,9 +25,14 @@ is this project's own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
 from .automaton import line_automaton
 from .logic import Board, settle
 from .model import Puzzle
+from .search import is_solution
 
 
 def line_marginals(clue, w1: list, w0: list) -> list:
@@ -66,43 +71,120 @@ def line_marginals(clue, w1: list, w0: list) -> list:
     return out
 
 
+class Lines:
+    """The clue automata (``automaton``) of lines of one length, padded to one number of states, so that
+    the marginals of all of them come from one pass of array operations per cell."""
+
+    def __init__(self, clues, length: int):
+        shortest = ["0".join("1" * a for a in clue) for clue in clues]
+        states = max((len(s) for s in shortest), default=0) + 2  # one spare state: moves past a line's end land there
+        k = len(clues)
+        self.length = length
+        self.one = np.zeros((k, states))  # one[l, q]: reading 1 moves q -> q + 1
+        self.stay = np.zeros((k, states))  # stay[l, q]: reading 0 stays at q
+        self.skip = np.zeros((k, states))  # skip[l, q]: reading 0 moves q -> q + 1 (the gap after a run)
+        self.accept = np.zeros((k, states))
+        for l, s in enumerate(shortest):
+            for q in range(len(s) + 1):
+                after_run = q > 0 and s[q - 1] == "1"
+                if q < len(s) and s[q] == "1":
+                    self.one[l, q] = 1.0
+                if not after_run or q == len(s):
+                    self.stay[l, q] = 1.0
+                elif s[q] == "0":
+                    self.skip[l, q] = 1.0
+            self.accept[l, len(s)] = 1.0
+
+    def marginals(self, w1, w0) -> tuple:
+        """(m0, m1), arrays like ``w1``: for line l and cell i, the weight of the fitting patterns with the cell
+        empty and with it filled, both scaled by one factor for each (l, i)."""
+        k, states = self.one.shape
+        length = self.length
+        ahead = np.zeros((length + 1, k, states))
+        ahead[0, :, 0] = 1.0
+        for i in range(length):
+            a = ahead[i]
+            nxt = ahead[i + 1]
+            nxt[:] = a * self.stay * w0[:, i, None]
+            nxt[:, 1:] += a[:, :-1] * (self.one[:, :-1] * w1[:, i, None] + self.skip[:, :-1] * w0[:, i, None])
+            total = nxt.sum(axis=1, keepdims=True)
+            nxt /= np.where(total > 0, total, 1.0)
+        m0 = np.zeros((k, length))
+        m1 = np.zeros((k, length))
+        behind = self.accept.copy()
+        for i in range(length - 1, -1, -1):
+            shifted = np.zeros_like(behind)
+            shifted[:, :-1] = behind[:, 1:]  # shifted[q] = behind[q + 1]
+            by0 = w0[:, i, None] * (self.stay * behind + self.skip * shifted)
+            by1 = w1[:, i, None] * self.one * shifted
+            a = ahead[i]
+            m0[:, i] = (a * by0).sum(axis=1)
+            m1[:, i] = (a * by1).sum(axis=1)
+            behind = by0 + by1
+            total = behind.sum(axis=1, keepdims=True)
+            behind /= np.where(total > 0, total, 1.0)
+        return m0, m1
+
+
+def _bits(masks: list, width: int):
+    """Bool array (len(masks), width): bit c of masks[r] at [r, c]."""
+    if not width:
+        return np.zeros((len(masks), 0), dtype=bool)
+    data = b"".join(x.to_bytes((width + 7) // 8, "little") for x in masks)
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+    return bits.reshape(len(masks), -1)[:, :width].astype(bool)
+
+
 class Beliefs:
     """The rows' and the columns' opinions of their cells (the chance of filled each gives), kept between updates."""
 
     def __init__(self, p: Puzzle, damping: float = 0.5):
         self.p, self.damping = p, damping
-        self.row = [[0.5] * p.m for _ in range(p.n)]  # row[r][c]: row r's opinion of cell (r, c)
-        self.col = [[0.5] * p.n for _ in range(p.m)]  # col[c][r]: column c's opinion of cell (r, c)
+        self.rows, self.cols = Lines(p.rows, p.m), Lines(p.cols, p.n)
+        self.row = np.full((p.n, p.m), 0.5)  # row[r, c]: row r's opinion of cell (r, c)
+        self.col = np.full((p.n, p.m), 0.5)  # col[r, c]: column c's opinion of cell (r, c)
 
-    def update(self, board: Board, rounds: int) -> dict:
-        """``rounds`` rounds (rows, then columns) on what ``board`` knows; the belief of each unknown cell."""
-        p, n, m = self.p, self.p.n, self.p.m
+    def update(self, board: Board, rounds: int):
+        """``rounds`` rounds (rows, then columns) on what ``board`` knows; each cell's belief (array n×m;
+        a known cell's is its value)."""
+        filled, empty = _bits(board.rows1, self.p.m), _bits(board.rows0, self.p.m)
         for _ in range(rounds):
-            for r in range(n):
-                self._send(p.rows[r], self.row[r], [self.col[c][r] for c in range(m)], board.rows1[r], board.rows0[r])
-            for c in range(m):
-                self._send(p.cols[c], self.col[c], [self.row[r][c] for r in range(n)], board.cols1[c], board.cols0[c])
-        out = {}
-        for r in range(n):
-            unknown = ~(board.rows1[r] | board.rows0[r])
-            for c in range(m):
-                if unknown >> c & 1:
-                    a, b = self.row[r][c] * self.col[c][r], (1 - self.row[r][c]) * (1 - self.col[c][r])
-                    out[(r, c)] = a / (a + b) if a + b else 0.5
+            self.row = self._send(self.rows, self.row, self.col, filled, empty)
+            self.col = self._send(self.cols, self.col.T, self.row.T, filled.T, empty.T).T
+        a, b = self.row * self.col, (1 - self.row) * (1 - self.col)
+        total = a + b
+        out = np.where(total > 0, a / np.where(total > 0, total, 1.0), 0.5)
+        out[filled] = 1.0
+        out[empty] = 0.0
         return out
 
-    def _send(self, clue, mine: list, theirs: list, filled: int, empty: int) -> None:
-        """One line's new opinions (``mine``, in place) from the crossing lines' (``theirs``) and the known cells."""
-        w1 = [0.0 if empty >> k & 1 else x for k, x in enumerate(theirs)]
-        w0 = [0.0 if filled >> k & 1 else 1 - x for k, x in enumerate(theirs)]
-        for k, (weight0, weight1) in enumerate(line_marginals(clue, w1, w0)):
-            a = weight1 / w1[k] if w1[k] else 0.0
-            b = weight0 / w0[k] if w0[k] else 0.0
-            mine[k] = self.damping * mine[k] + (1 - self.damping) * (a / (a + b) if a + b else 0.5)
+    def _send(self, lines: Lines, mine, theirs, filled, empty):
+        """The lines' new opinions (damped with ``mine``) from the crossing lines' (``theirs``) and the known cells."""
+        w1 = np.where(empty, 0.0, theirs)
+        w0 = np.where(filled, 0.0, 1 - theirs)
+        m0, m1 = lines.marginals(w1, w0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = np.where(w1 > 0, m1 / w1, 0.0)
+            b = np.where(w0 > 0, m0 / w0, 0.0)
+            new = np.where(a + b > 0, a / (a + b), 0.5)
+        return self.damping * mine + (1 - self.damping) * new
 
 
-def dive(p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int = 2, fix: int = 2, sure: float = 0.99):
-    """A solution (Grid) found by fixing the cells the beliefs are surest of, or None at a dead end (see module doc).
+@dataclass
+class Dive:
+    """Where a dive ended: ``solution`` (a checked Grid, or None at a dead end), the ``board`` it reached, the
+    last ``belief`` of each cell (array n×m, chance of filled; a known cell's is its value; None if it took no
+    step) and the cells
+    each step fixed, ``choices`` (a list of lists of (r, c, value); local logic did the rest)."""
+
+    solution: int | None
+    board: Board
+    belief: object
+    choices: list
+
+
+def dive(p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int = 2, fix: int = 20, sure: float = 0.999) -> Dive:
+    """Fix the cells the beliefs are surest of until the grid is full (a solution) or a dead end (see module doc).
 
     ``board``: a fixpoint of local logic (not changed).  Each step fixes up
     to ``fix`` cells whose belief is at least ``sure`` sure (at least the
@@ -116,26 +198,37 @@ def dive(p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int
     board = board.copy()
     beliefs = Beliefs(p)
     todo = first_rounds
+    belief, choices = None, []
     while not board.solved():
         if clock is not None:
             clock.state.update(known=board.known_cells(), cells=p.n * p.m)
             clock.tick()
-        surest = sorted(((abs(x - 0.5), cell, x > 0.5) for cell, x in beliefs.update(board, todo).items()), reverse=True)
+        belief = beliefs.update(board, todo)
         todo = rounds
-        chosen = [s for s in surest[:fix] if s[0] >= sure - 0.5] or surest[:1]
+        sureness = np.abs(belief - 0.5)
+        sureness[_bits(board.rows1, p.m) | _bits(board.rows0, p.m)] = -1.0  # known cells
+        order = np.argsort(-sureness, axis=None, kind="stable")[:fix]
+        chosen = [(divmod(int(k), p.m), bool(belief.flat[k] > 0.5)) for k in order if sureness.flat[k] >= sure - 0.5] or [
+            (divmod(int(order[0]), p.m), bool(belief.flat[order[0]] > 0.5))
+        ]
         trial = board.copy()
-        for _, (r, c), value in chosen:
+        for (r, c), value in chosen:
             trial.set(r, c, int(value))
-        if settle(trial, p.rows, p.cols, {cell[0] for _, cell, _ in chosen}, {cell[1] for _, cell, _ in chosen}) is None:
+        if settle(trial, p.rows, p.cols, {r for (r, _), _ in chosen}, {c for (_, c), _ in chosen}) is None:
             board = trial
+            choices.append([(r, c, int(value)) for (r, c), value in chosen])
             continue
-        _, (r, c), value = chosen[0]
+        (r, c), value = chosen[0]
         for v in (int(value), 1 - int(value)):
             trial = board.copy()
             trial.set(r, c, v)
             if settle(trial, p.rows, p.cols, (r,), (c,)) is None:
                 board = trial
+                choices.append([(r, c, v)])
                 break
         else:
-            return None
-    return board.filled()
+            return Dive(None, board, belief, choices)
+    grid = board.filled()
+    if not is_solution(p, grid):  # cannot happen: local logic leaves a full grid only when every line fits
+        raise AssertionError(f"the dive's grid is not a solution: {grid}")
+    return Dive(grid, board, belief, choices)

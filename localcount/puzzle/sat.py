@@ -25,6 +25,7 @@ puzzle to the solver once it has made HANDOFF_PROBES probes.
 from __future__ import annotations
 
 import threading
+import time
 
 from . import beliefs, logic, probing, search
 from .automaton import line_automaton
@@ -69,7 +70,7 @@ def line_patterns(clue, length: int, filled: int, empty: int, cap: int = MAX_PAT
     return out
 
 
-def line_clauses(clue, cells: list, top: int) -> tuple:
+def line_clauses(clue, cells: list, top: int, filled: int = 0, empty: int = 0) -> tuple:
     """(clauses, top): the automaton encoding of one line over the cell variables ``cells``; new variables above ``top``.
 
     Only the states on some accepting path get a variable (reachable from the
@@ -83,19 +84,22 @@ def line_clauses(clue, cells: list, top: int) -> tuple:
     these clauses finds every cell that all fitting patterns share (the
     decomposition of Bacchus, "GAC via unit propagation", CP 2007), so the
     SAT solver reasons at least as strongly as local logic before it
-    guesses.
+    guesses.  ``filled``/``empty``: cells already known (bit i: ``cells[i]``):
+    moves that read the other value are left out, which makes the encoding
+    of a line that is partly known smaller (the caller asserts the cells).
     """
     moves, accept = line_automaton(clue)
     length = len(cells)
+    allowed = [(not filled >> i & 1, not empty >> i & 1) for i in range(length)]  # may cell i read 0, read 1
     ahead = [{0}]  # states reachable after i cells
     for i in range(length):
-        ahead.append({to for q in ahead[i] for to in moves[q] if to is not None})
+        ahead.append({to for q in ahead[i] for v, to in enumerate(moves[q]) if to is not None and allowed[i][v]})
     if accept not in ahead[length]:
         return [[]], top  # the clue does not fit: unsatisfiable
     alive = [set() for _ in range(length + 1)]  # ... that can still reach the accepting state
     alive[length] = {accept}
     for i in range(length - 1, -1, -1):
-        alive[i] = {q for q in ahead[i] if any(to in alive[i + 1] for to in moves[q] if to is not None)}
+        alive[i] = {q for q in ahead[i] if any(to in alive[i + 1] for v, to in enumerate(moves[q]) if to is not None and allowed[i][v])}
     state = {}
     for i in range(length + 1):
         for q in sorted(alive[i]):
@@ -109,7 +113,7 @@ def line_clauses(clue, cells: list, top: int) -> tuple:
             s, outgoing = state[(i, q)], []
             for value, literal in ((0, -x), (1, x)):
                 to = moves[q][value]
-                if to is None or to not in alive[i + 1]:
+                if to is None or not allowed[i][value] or to not in alive[i + 1]:
                     clauses.append([-s, -literal])
                     continue
                 top += 1
@@ -133,6 +137,8 @@ SLICE = 0.5
 HANDOFF_PROBES = 20_000
 #: ... and gives it this many seconds before it looks for a first solution with ``beliefs.dive``.
 SAT_FIRST = 1.0
+#: Seconds for each try of the solver from a dive's dead end, with some of the dive's choices assumed.
+BACK_OFF_SLICE = 4.0
 
 
 def available() -> bool:
@@ -144,19 +150,98 @@ def available() -> bool:
     return True
 
 
-def _solve(solver, clock: probing.Clock) -> bool:
-    """``solver.solve()`` in slices of SLICE seconds, ticking ``clock`` between them (OutOfTime past its deadline)."""
-    while True:
-        solver.clear_interrupt()
-        timer = threading.Timer(SLICE, solver.interrupt)
-        timer.start()
-        try:
-            found = solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-        if found is not None:
-            return found
-        clock.tick()
+def _within(clock: probing.Clock, seconds: float) -> probing.Clock:
+    """A clock that runs out after ``seconds`` or at ``clock``'s deadline, whichever is first (same progress and state)."""
+    sub = probing.Clock(None, clock.progress)
+    sub.start, sub.next_report, sub.state = clock.start, clock.next_report, clock.state  # reports count from clock's start
+    until = time.perf_counter() + seconds
+    sub.deadline = until if clock.deadline is None else min(until, clock.deadline)
+    return sub
+
+
+class _Session:
+    """A SAT solver loaded once with a puzzle's clauses, from a board of what is already known, for every call."""
+
+    def __init__(self, p: Puzzle, board: logic.Board):
+        from pysat.solvers import Solver
+
+        self.p, n, m = p, p.n, p.m
+        filled, empty = board.filled(), board.empty()
+        clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [[-(k + 1)] for k in range(n * m) if empty >> k & 1]
+        top = n * m
+        for r in range(n):
+            more, top = line_clauses(p.rows[r], [r * m + c + 1 for c in range(m)], top, board.rows1[r], board.rows0[r])
+            clauses += more
+        for c in range(m):
+            more, top = line_clauses(p.cols[c], [r * m + c + 1 for r in range(n)], top, board.cols1[c], board.cols0[c])
+            clauses += more
+        self.solver = Solver(name=SOLVER, bootstrap_with=clauses)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def literals(self, cells) -> list:
+        """The literals saying that each (r, c, value) of ``cells`` holds."""
+        return [r * self.p.m + c + 1 if value else -(r * self.p.m + c + 1) for r, c, value in cells]
+
+    def solve(self, clock: probing.Clock, assumptions: list = ()) -> bool:
+        """Whether the clauses (and ``assumptions``) have a model: solved in slices of SLICE seconds, ticking
+        ``clock`` between them (OutOfTime past its deadline)."""
+        solver = self.solver
+        while True:
+            solver.clear_interrupt()
+            timer = threading.Timer(SLICE, solver.interrupt)
+            timer.start()
+            try:
+                found = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            finally:
+                timer.cancel()
+            if found is not None:
+                return found
+            clock.tick()
+
+    def grid(self) -> int:
+        """The last model's grid, checked against the clues."""
+        cells = self.p.n * self.p.m
+        grid = sum(1 << (v - 1) for v in self.solver.get_model() if 0 < v <= cells)
+        if not is_solution(self.p, grid):
+            raise AssertionError(f"the SAT model is not a solution: {grid}")
+        return grid
+
+    def _cells(self, grid: int) -> list:
+        return [k + 1 if grid >> k & 1 else -(k + 1) for k in range(self.p.n * self.p.m)]
+
+    def near(self, grid: int) -> None:
+        """Start the next search from ``grid`` (every variable's value, as unit propagation derives them from the cells)."""
+        cells = self._cells(grid)
+        self.solver.set_phases(self.solver.propagate(assumptions=cells)[1] or cells)
+
+    def exclude(self, grid: int) -> None:
+        """No more models with this grid."""
+        self.solver.add_clause([-x for x in self._cells(grid)])
+
+    def enumerate(self, out: Search, limit: int, clock: probing.Clock) -> bool:
+        """Solutions into ``out.solutions`` (each excluded once found) until ``limit`` are found and one more
+        call says whether there are others; True when there are no others (OutOfTime past ``clock``'s deadline)."""
+        counts = clock.state
+        while True:
+            counts["nodes"] += 1
+            if not self.solve(clock):
+                return True
+            if len(out.solutions) >= limit:
+                return False
+            grid = self.grid()
+            out.solutions.append(grid)
+            counts["solutions"] = len(out.solutions)
+            self.exclude(grid)
+
+    def take(self, out: Search, grid: int) -> None:
+        """Count ``grid`` (a solution found elsewhere: checked) and look for the others near it."""
+        if not is_solution(self.p, grid):
+            raise ValueError("the hint is not a solution")
+        self.near(grid)
+        out.solutions.append(grid)
+        self.exclude(grid)
 
 
 def search_sat(
@@ -172,7 +257,7 @@ def search_sat(
     ``state`` with ``sat`` (True), ``nodes`` (solver calls) and ``solutions``.
     """
     try:
-        from pysat.solvers import Solver
+        import pysat.solvers  # noqa: F401
     except ImportError:
         raise PuzzleError("--method sat needs python-sat: pip install 'localcount[sat]'") from None
     if limit < 1:
@@ -196,45 +281,16 @@ def search_sat(
     if n * m == 0:
         out.solutions.append(0)
         return _finish(out, clock, True)
-
-    def cell(r, c):
-        return r * m + c + 1
-
-    filled, empty = board.filled(), board.empty()
-    clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [[-(k + 1)] for k in range(n * m) if empty >> k & 1]
-    top = n * m
-    lines = [(p.rows[r], [cell(r, c) for c in range(m)]) for r in range(n)]
-    lines += [(p.cols[c], [cell(r, c) for r in range(n)]) for c in range(m)]
-    for clue, cells in lines:
-        more, top = line_clauses(clue, cells, top)
-        clauses += more
-    exhausted = False
-    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+    session = _Session(p, board)
+    try:
         if hint is not None:
-            if not is_solution(p, hint):
-                raise ValueError("the hint is not a solution")
-            cells = [k + 1 if hint >> k & 1 else -(k + 1) for k in range(n * m)]
-            solver.set_phases(solver.propagate(assumptions=cells)[1] or cells)
-            out.solutions.append(hint)
+            session.take(out, hint)
             counts["solutions"] = 1
-            solver.add_clause([-x for x in cells])
-        try:
-            while True:
-                counts["nodes"] += 1
-                if not _solve(solver, clock):
-                    exhausted = True
-                    break
-                if len(out.solutions) == limit:
-                    break
-                model = solver.get_model()
-                grid = sum(1 << (v - 1) for v in model if 0 < v <= n * m)
-                if not is_solution(p, grid):
-                    raise AssertionError(f"the SAT model is not a solution: {grid}")
-                out.solutions.append(grid)
-                counts["solutions"] = len(out.solutions)
-                solver.add_clause([-(k + 1) if grid >> k & 1 else k + 1 for k in range(n * m)])
-        except probing.OutOfTime:
-            return _finish(out, clock, False, "time")
+        exhausted = session.enumerate(out, limit, clock)
+    except probing.OutOfTime:
+        return _finish(out, clock, False, "time")
+    finally:
+        session.close()
     return _finish(out, clock, exhausted, "" if exhausted else "limit")
 
 
@@ -250,37 +306,78 @@ def _finish(out: Search, clock: probing.Clock, complete: bool, stopped: str = ""
     return out
 
 
+def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: probing.Clock) -> int | None:
+    """A solution by the dive (``beliefs.dive``), or, from its dead end, by the solver with the dive's choices
+    assumed, dropping the last 1, 2, 4, ... steps' until it finds one (each try BACK_OFF_SLICE seconds, the
+    last, with none assumed, the rest of ``clock``); None: the puzzle has no solution."""
+    counts = clock.state
+    clock.state = {"dive": True}
+    try:
+        ended = beliefs.dive(p, root, clock)
+    finally:
+        clock.state = counts
+    if ended.solution is not None:
+        return ended.solution
+    session.solver.set_phases(session.literals((r, c, ended.belief[r, c] > 0.5) for r in range(p.n) for c in range(p.m)))
+    back = 1
+    while True:
+        keep = max(len(ended.choices) - back, 0)
+        assumptions = session.literals([cell for step in ended.choices[:keep] for cell in step])
+        counts["nodes"] += 1
+        try:
+            if session.solve(clock if not keep else _within(clock, BACK_OFF_SLICE), assumptions):
+                return session.grid()
+            if not keep:
+                return None
+        except probing.OutOfTime:
+            clock.tick()  # OutOfTime again if the whole deadline has passed
+        back *= 2
+
+
 def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
     """The search, handing the puzzle to the SAT solver after HANDOFF_PROBES probes when python-sat is installed.
 
     Without python-sat it is ``search.search``.  A puzzle handed over has
     needed branching (the search branched before the hand-off), so its
     level is BRANCHING.  The SAT solver starts from what probing knew at
-    the root; if it has not decided the puzzle in SAT_FIRST seconds, a dive
-    guided by belief propagation (``beliefs.dive``) looks for a first
-    solution (unless the solver found one), and the solver starts again
-    from it with what is left of ``timeout``.  ``max_nodes`` bounds the
-    search as before.
+    the root.  If it has found no solution in SAT_FIRST seconds, a dive
+    guided by belief propagation looks for one (``_first_solution``); the
+    solver then goes on from the solution found (its starting values), to
+    find the others, with what is left of ``timeout``.  ``max_nodes``
+    bounds the search as before.
     """
     if not available():
         return search.search(p, limit, max_nodes, timeout, progress)
     first = search.search(p, limit, max_nodes, timeout, progress, max_probes=HANDOFF_PROBES)
     if first.stopped != "probes":
         return first
-    left = None if timeout is None else max(timeout - first.seconds, 1e-3)
-    clock = probing.Clock(left, progress)  # what is left of the deadline
-    found = search_sat(p, limit, SAT_FIRST if left is None else min(left, SAT_FIRST), progress, start=first.root)
-    if not found.complete and len(found.solutions) < limit and (left is None or left > SAT_FIRST):
-        calls = found.sat_calls
+    clock = probing.Clock(None if timeout is None else max(timeout - first.seconds, 1e-3), progress)  # what is left
+    clock.state = {"sat": True, "nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
+    out = Search(NO_SOLUTION, method="search+sat")
+    exhausted, stopped = False, ""
+    session = _Session(p, first.root)
+    try:
         try:
-            clock.state = {"dive": True}
-            hint = found.solutions[0] if found.solutions else beliefs.dive(p, first.root, clock)
-            found = search_sat(p, limit, None if left is None else max(left - clock.elapsed(), 1e-3), progress, start=first.root, hint=hint)
-            found.sat_calls += calls
+            exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
         except probing.OutOfTime:
-            pass  # the dive ran out of time: what the first SAT run found stands
+            clock.tick()
+            if not out.solutions:
+                grid = _first_solution(p, first.root, session, clock)
+                out.solutions += [] if grid is None else [grid]
+            session.close()
+            session = _Session(p, first.root)  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s, not minutes)
+            found, out.solutions = out.solutions, []
+            for grid in found:
+                session.take(out, grid)
+            clock.state["solutions"] = len(out.solutions)
+            exhausted = session.enumerate(out, limit, clock)
+        stopped = "" if exhausted else "limit"
+    except probing.OutOfTime:
+        stopped = "time"
+    finally:
+        session.close()
+    found = _finish(out, clock, exhausted, stopped)
     found.seconds = first.seconds + clock.elapsed()
     found.level = search.BRANCHING  # probing was stuck at the root
-    found.method = "search+sat"
     found.nodes, found.probes = first.nodes, first.probes
     return found
