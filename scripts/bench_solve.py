@@ -8,7 +8,7 @@
     python scripts/bench_solve.py --dom 3-9              # the n-Dom puzzles, built from their published design
 
 Prints per puzzle: size; the default method's (``solve --method auto``:
-the search, handed to the SAT solver after 20,000 probes when python-sat
+the search, handed to the SAT solver after 5,000 probes when python-sat
 is installed) verdict, level, method, nodes, probes and seconds; the
 probing search alone (``--method search``); the plain search's (branching
 without probing, the search as it was before probing) verdict, nodes and

@@ -126,8 +126,8 @@ def test_auto_hands_a_puzzle_that_needs_branching_to_sat_and_agrees_with_the_sea
 
 
 def test_auto_is_the_search_without_python_sat_or_below_the_budget(monkeypatch):
-    p = _dom(6)
-    assert sat.solve_auto(p).method == "search"  # 5,737 probes: under the budget
+    p = _dom(5)
+    assert sat.solve_auto(p).method == "search" and sat.solve_auto(p).level == solve.BRANCHING  # 345 probes: under the budget
     monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
     monkeypatch.setattr(sat, "available", lambda: False)
     found = sat.solve_auto(p)
@@ -207,27 +207,45 @@ def test_the_line_encoding_of_a_partly_known_line_accepts_exactly_the_fitting_li
                     assert solver.solve() == (line_clue(line, length) == tuple(clue)), (clue, filled, empty, bits)
 
 
-def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_choices(monkeypatch):
-    import functools
-
+def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_choices():
     from localcount.puzzle import beliefs, logic, probing
 
-    rash = functools.partial(beliefs.dive, first_rounds=1, rounds=1, fix=10, sure=0.5)  # reaches dead ends (test_beliefs)
-    monkeypatch.setattr(sat.beliefs, "dive", rash)
     rng = random.Random(1)
     dead = 0
     for _ in range(40):
         p = F.from_grid(sum(1 << k for k in range(225) if rng.random() < 0.5), 15, 15)
         root = logic.Board.from_masks(15, 15)
         logic.settle(root, p.rows, p.cols)
-        dead += rash(p, root).solution is None
-        session = sat._Session(p, root)
-        clock = probing.Clock(60)
-        clock.state = {"nodes": 0}
-        grid = sat._first_solution(p, root, session, clock)
-        session.close()
-        assert grid is not None and solve.is_solution(p, grid)
+        ended = beliefs.dive(p, root, first_rounds=1, rounds=1, fix=10, sure=0.5)  # rash: reaches dead ends (test_beliefs)
+        if ended.solution is not None:
+            continue
+        dead += 1
+        assumed = None
+        for _ in range(2):  # the solver that found the contradictions, then a fresh one given what it kept
+            session = sat._Session(p, root)
+            clock = probing.Clock(60)
+            clock.state = {"nodes": 0}
+            assumed = assumed or sat._Assumed(session, ended)
+            grid = assumed.solve(session, clock)
+            assert grid is not None and solve.is_solution(p, grid) and assumed.keep < len(ended.choices)
+            kept = [cell for cells in ended.choices[: assumed.keep] for cell in cells]
+            assert all(grid >> (r * 15 + c) & 1 == value for r, c, value in kept)  # the choices kept hold in it
+            session.close()
     assert dead >= 1
+
+
+def test_the_first_solution_is_the_dives_when_it_ends_in_one():
+    from localcount.puzzle import logic, probing
+
+    p = F.from_grid(0b0110_1001_1001_0110, 4, 4)  # two solutions: local logic is stuck, the dive picks one
+    root = logic.Board.from_masks(4, 4)
+    logic.settle(root, p.rows, p.cols)
+    clock = probing.Clock(10)
+    clock.state = {"nodes": 0}
+    session = sat._Session(p, root)
+    grid, assumed = sat._first_solution(p, root, session, clock)
+    session.close()
+    assert assumed is None and solve.is_solution(p, grid)
 
 
 def test_auto_answers_faase_with_two_verified_solutions():

@@ -101,7 +101,7 @@ def solve_parser() -> argparse.ArgumentParser:
         "--method",
         choices=["auto", "search", "plain", "sat"],
         default="auto",
-        help="auto (default): search, handing a puzzle it has not decided after 20,000 probes to a SAT solver when "
+        help="auto (default): search, handing a puzzle it has not decided after 5,000 probes to a SAT solver when "
         "python-sat is installed; search: local logic, probing, then branching; plain: branching without probing (for "
         "comparison); sat: CNF with python-sat (pip install 'localcount[sat]')",
     )

@@ -17,7 +17,19 @@ automaton with forward implications only, which left the solver weaker
 than line logic.)
 
 ``solve_auto`` is the default method: the probing search, handing the
-puzzle to the solver once it has made HANDOFF_PROBES probes.
+puzzle to the solver once it has made HANDOFF_PROBES probes.  One solver
+(``_Session``) holds the clauses from what probing knew at the root; the
+cells known there also leave moves out of each line's encoding.  If it
+finds no solution in SAT_FIRST seconds, a dive guided by belief
+propagation (``beliefs.dive``) looks for one; from a dead end the solver
+tries again with the choices of the dive's steps assumed; when they
+contradict, the solver names a set of them that does (its core), and the
+last step in that set and those after it are dropped, until it finds a
+solution (each contradiction takes it about 0.1 s on Faase, where it
+keeps 42 of the dive's 170 steps) or nothing is assumed.  A fresh solver then
+starts from that solution to look for the others near it (on Knotty the
+solver that had already searched took over a minute for the second
+solution, a fresh one 0.6 s).
 
     pip install 'localcount[sat]'
 """
@@ -134,11 +146,12 @@ SOLVER = "glucose4"
 #: Seconds the solver runs between looks at the clock.
 SLICE = 0.5
 #: ``solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes ...
-HANDOFF_PROBES = 20_000
+HANDOFF_PROBES = 5_000  # Forever: 0.75 s of search at 20,000 (63 nodes), 0.15 s at 5,000 (10 nodes), SAT 0.03 s
 #: ... and gives it this many seconds before it looks for a first solution with ``beliefs.dive``.
 SAT_FIRST = 1.0
-#: Seconds for each try of the solver from a dive's dead end, with some of the dive's choices assumed.
-BACK_OFF_SLICE = 4.0
+#: From a dive's dead end, the solver that has searched tries the dive's choices for this many seconds, then a
+#: fresh one goes on (on Faase the one that had searched took 20 s where a fresh one takes 7 s).
+ASSUMED_FIRST = 3.0
 
 
 def available() -> bool:
@@ -306,10 +319,32 @@ def _finish(out: Search, clock: probing.Clock, complete: bool, stopped: str = ""
     return out
 
 
-def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: probing.Clock) -> int | None:
-    """A solution by the dive (``beliefs.dive``), or, from its dead end, by the solver with the dive's choices
-    assumed, dropping the last 1, 2, 4, ... steps' until it finds one (each try BACK_OFF_SLICE seconds, the
-    last, with none assumed, the rest of ``clock``); None: the puzzle has no solution."""
+class _Assumed:
+    """The dive's choices that a solver is asked to keep: those of its first ``keep`` steps."""
+
+    def __init__(self, session: _Session, ended: beliefs.Dive):
+        self.choices, self.keep = ended.choices, len(ended.choices)
+        self.phases = session.literals((r, c, ended.belief[r, c] > 0.5) for r in range(session.p.n) for c in range(session.p.m))
+
+    def solve(self, session: _Session, clock: probing.Clock) -> int | None:
+        """A solution with as many of the first steps' choices assumed as the solver allows (the last step of
+        each contradiction it finds, and those after it, are dropped); None: there is no solution."""
+        step = {x: k for k, cells in enumerate(self.choices) for x in session.literals(cells)}
+        session.solver.set_phases(self.phases)
+        while True:
+            clock.state["nodes"] += 1
+            if session.solve(clock, session.literals([cell for cells in self.choices[: self.keep] for cell in cells])):
+                return session.grid()
+            blamed = [step[x] for x in session.solver.get_core() or () if x in step]
+            if not blamed:
+                return None  # no solution even with none of the choices assumed
+            self.keep = max(blamed)
+
+
+def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: probing.Clock) -> tuple:
+    """(solution, None) by the dive (``beliefs.dive``) or, from its dead end, by ``session`` with the dive's
+    choices assumed (see the module doc); (None, None): there is none; (None, assumed): ``session`` ran past
+    ASSUMED_FIRST seconds on one try, and a fresh solver should go on with ``assumed`` (an ``_Assumed``)."""
     counts = clock.state
     clock.state = {"dive": True}
     try:
@@ -317,21 +352,13 @@ def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: prob
     finally:
         clock.state = counts
     if ended.solution is not None:
-        return ended.solution
-    session.solver.set_phases(session.literals((r, c, ended.belief[r, c] > 0.5) for r in range(p.n) for c in range(p.m)))
-    back = 1
-    while True:
-        keep = max(len(ended.choices) - back, 0)
-        assumptions = session.literals([cell for step in ended.choices[:keep] for cell in step])
-        counts["nodes"] += 1
-        try:
-            if session.solve(clock if not keep else _within(clock, BACK_OFF_SLICE), assumptions):
-                return session.grid()
-            if not keep:
-                return None
-        except probing.OutOfTime:
-            clock.tick()  # OutOfTime again if the whole deadline has passed
-        back *= 2
+        return ended.solution, None
+    assumed = _Assumed(session, ended)
+    try:
+        return assumed.solve(session, _within(clock, ASSUMED_FIRST)), None
+    except probing.OutOfTime:
+        clock.tick()  # OutOfTime again if the whole deadline has passed
+        return None, assumed
 
 
 def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
@@ -341,9 +368,9 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     needed branching (the search branched before the hand-off), so its
     level is BRANCHING.  The SAT solver starts from what probing knew at
     the root.  If it has found no solution in SAT_FIRST seconds, a dive
-    guided by belief propagation looks for one (``_first_solution``); the
-    solver then goes on from the solution found (its starting values), to
-    find the others, with what is left of ``timeout``.  ``max_nodes``
+    guided by belief propagation looks for one (``_first_solution``); a
+    fresh solver then starts from the solution found (its starting values)
+    to find the others, with what is left of ``timeout``.  ``max_nodes``
     bounds the search as before.
     """
     if not available():
@@ -361,11 +388,15 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
             exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
         except probing.OutOfTime:
             clock.tick()
+            assumed = None
             if not out.solutions:
-                grid = _first_solution(p, first.root, session, clock)
+                grid, assumed = _first_solution(p, first.root, session, clock)
                 out.solutions += [] if grid is None else [grid]
             session.close()
             session = _Session(p, first.root)  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s, not minutes)
+            if assumed is not None:
+                grid = assumed.solve(session, clock)
+                out.solutions += [] if grid is None else [grid]
             found, out.solutions = out.solutions, []
             for grid in found:
                 session.take(out, grid)
