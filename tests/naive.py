@@ -117,6 +117,31 @@ def rounds_to_solve(row_clues, col_clues):
             return None
 
 
+def steps_to_solve(row_clues, col_clues):
+    """Steps (a pass over every row, or over every column, rows first) until solved, or None if local logic gets stuck."""
+    n, m = len(row_clues), len(col_clues)
+    cells = [[UNKNOWN] * m for _ in range(n)]
+    solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
+    if solved():
+        return 0
+    steps, quiet = 0, 0  # quiet: passes in a row that changed nothing
+    while quiet < 2:
+        steps += 1
+        before = [row[:] for row in cells]
+        if steps % 2:
+            for r in range(n):
+                cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r])))
+        else:
+            for c in range(m):
+                new = line_step(tuple(col_clues[c]), tuple(before[r][c] for r in range(n)))
+                for r in range(n):
+                    cells[r][c] = new[r]
+        if solved():
+            return steps
+        quiet = quiet + 1 if cells == before else 0
+    return None
+
+
 def stuck_at_start(row_clues, col_clues) -> bool:
     """True when no line, alone with its clue, has a cell common to all its patterns."""
     lines = [(clue, len(col_clues)) for clue in row_clues] + [(clue, len(row_clues)) for clue in col_clues]
@@ -128,7 +153,7 @@ def stats(n: int, m: int) -> dict:
     by_clues: dict = {}
     for g in range(1 << (n * m)):
         by_clues.setdefault(grid_clues(g, n, m), []).append(g)
-    out = {"grids": 1 << (n * m), "solvable": 0, "unique": 0, "stuck_start": 0, "rounds": {}}
+    out = {"grids": 1 << (n * m), "solvable": 0, "unique": 0, "stuck_start": 0, "rounds": {}, "steps": {}}
     for clues, grids in by_clues.items():
         k = rounds_to_solve(*clues)
         if len(grids) == 1:
@@ -136,6 +161,8 @@ def stats(n: int, m: int) -> dict:
         if k is not None:
             out["solvable"] += len(grids)
             out["rounds"][k] = out["rounds"].get(k, 0) + len(grids)
+            steps = steps_to_solve(*clues)
+            out["steps"][steps] = out["steps"].get(steps, 0) + len(grids)
         elif stuck_at_start(*clues):
             out["stuck_start"] += len(grids)
     return out

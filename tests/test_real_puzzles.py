@@ -15,8 +15,8 @@ COLOUR_NAMES = {"webpbn-color-00047.xml", "webpbn-color-00220.xml"} | {
     f"numberloom-{name}.xml" for name in ("listen-left-and-right", "little-hauler", "look-sharp", "missing", "not-invented-yet-1", "take-two")
 }
 COLOUR = {p for p in FILES if p.name in COLOUR_NAMES}
-#: Puzzles the search alone does not decide within a minute: only their answers are checked here (Knotty is answered by
-#: the default method in test_sat.py; Faase by nothing yet, issue 27).
+#: Puzzles the search alone does not decide within a minute: only their answers are checked here (the default method
+#: answers both, multiple, in test_sat.py).
 HARD = {"webpbn-survey-knotty.xml", "webpbn-survey-faase.xml"}
 #: Puzzles that take more than a second: -m slow.
 SLOW = {"webpbn-06574.non"}

@@ -33,6 +33,7 @@ def as_naive(s: M.Stats) -> dict:
         "unique": s.unique,
         "stuck_start": s.stuck_start,
         "rounds": {k: v for k, v in enumerate(s.rounds) if v},
+        "steps": {k: v for k, v in enumerate(s.steps) if v},
     }
 
 
@@ -186,3 +187,27 @@ def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
     assert json.loads(res.stdout) == json.loads(M.format_json(S.stats(4, 5)))
     merged = subprocess.run([sys.executable, "-m", "localcount", "merge", str(tmp_path)], capture_output=True, text=True, env=env)
     assert merged.returncode == 0 and json.loads(merged.stdout) == json.loads(res.stdout)
+
+
+def test_steps_match_rounds_and_version_1_vectors_are_still_read():
+    s = S.stats(3, 4)
+    assert sum(s.steps) == s.solvable and s.max_steps in (2 * s.max_rounds - 1, 2 * s.max_rounds)
+    assert all(s.rounds[r] == (s.steps[2 * r - 1] if r else 0) + s.steps[2 * r] for r in range(len(s.rounds)))
+    data = json.loads(M.format_json(s))
+    assert data["steps"] == {str(k): v for k, v in naive.stats(3, 4)["steps"].items()} and data["max_steps"] == s.max_steps
+    assert "steps (a pass over every row or every column, rows first)" in M.format_table(s)
+    vec = S.stats_vector(3, 4)
+    assert len(vec) == M.width(3, 4) == StatsLayout.make(3, 4).width
+    old = vec[: M.width(3, 4, 1)]  # a checkpoint of kernel version 1: no step histogram
+    assert StatsLayout.from_key("3x4-stats1-d2-rows-sym").width == len(old)
+    v1 = M.from_vector(3, 4, old)
+    assert v1.steps == () and v1.max_steps is None and (v1.rounds, v1.unique) == (s.rounds, s.unique)
+    assert json.loads(M.format_json(v1))["steps"] is None and "steps (" not in M.format_table(v1)
+    broken = list(vec)
+    broken[M.steps_at(3, 4) + 1] += 1
+    broken[M.steps_at(3, 4) + 2] -= 1  # same total, but 1 step and 2 steps are both 1 round: still consistent
+    M.from_vector(3, 4, broken)
+    broken[M.steps_at(3, 4) + 3] += 1
+    broken[M.steps_at(3, 4) + 2] -= 1  # moves a grid from round 1 to round 2 without the round histogram
+    with pytest.raises(M.InconsistentStats):
+        M.from_vector(3, 4, broken)

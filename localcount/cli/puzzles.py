@@ -169,6 +169,7 @@ def _solve_main(args) -> int:
         return 1
     if out.status == logic.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
+        print(_difficulty_line(p))
         return 1 if args.png and _write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
     try:
         found = _search(p, args, limit)
@@ -334,8 +335,17 @@ def _solve_json(p, args, limit) -> int:
         "probes": getattr(found, "probes", 0),
         "seconds": round(time.perf_counter() - start, 4),
     }
+    if out.status == logic.SOLVED:  # a simple puzzle: how long local logic takes
+        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty)
+        answer["steps"], answer["rounds"] = hard.steps, hard.rounds
     print(json.dumps(answer))
     return 0
+
+
+def _difficulty_line(p) -> str:
+    """How long local logic takes on a simple puzzle, in steps and rounds (``logic.Difficulty``)."""
+    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty)
+    return f"difficulty: {_plural(hard.steps, 'step')} ({_plural(hard.rounds, 'round')}; a step is a pass over every row or every column, rows first)"
 
 
 def _write_picture(path: str, make) -> bool:
@@ -365,6 +375,8 @@ def explain_main(argv) -> int:
     print(f"a {n}x{m} grid; its clues:")
     print(formats.format_txt(p), end="")
     out = _local_report(p, True, args.replay)
+    if out.status == logic.SOLVED:
+        print(_difficulty_line(p))
     if out.status == logic.STUCK:
         unknown = n * m - bin(out.known).count("1")
         print(f"{unknown} cells unknown; no line alone can decide any of them")

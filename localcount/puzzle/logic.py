@@ -112,14 +112,15 @@ class Board:
         return ~(self.rows1[r] | self.rows0[r]) & ((1 << self.m) - 1)
 
 
-def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None) -> str | None:
+def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None, halves: list | None = None) -> str | None:
     """Local logic to the fixpoint on ``board`` (in place): None, or the line that has no fitting pattern.
 
     ``rows``/``cols``: the lines to update first (default all), for a board
     that is a fixpoint except for them.  Full passes, rows then columns, in
     order; a pass skips the lines none of whose cells changed since their
     last update (a line update is idempotent, so skipping them changes
-    neither the result nor the steps).
+    neither the result nor the steps).  ``halves``: if a list, the number
+    of known cells after each pass is appended to it (``difficulty``).
     """
     n, m = board.n, board.m
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
@@ -150,6 +151,8 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                     _mark(cols0, new0, low)
                     if steps is not None:
                         steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
+            if halves is not None:
+                halves.append(known)
             todo, cols_todo = cols_todo, 0
             while todo:  # the columns, in order
                 low = todo & -todo
@@ -171,9 +174,46 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                         )
                     _mark(rows1, new1, low)
                     _mark(rows0, new0, low)
+            if halves is not None:
+                halves.append(known)
     finally:
         board.known = known
     return None
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How long local logic takes to solve a puzzle, from all unknown (and the givens).
+
+    A *step* is one pass over every row, or over every column: steps 1, 3,
+    5, ... are rows, steps 2, 4, 6, ... columns (rows first).  ``steps`` is
+    the number of the step in which the last unknown cell became known; a
+    *round* is a row step and the column step after it, so ``rounds`` is
+    ``ceil(steps / 2)``, as the ``stats`` histogram counts.  An empty grid,
+    or one the givens already fill, takes 0 steps; a pass that only confirms
+    that nothing changes is not counted.  (Batenburg, Henstra, Kosters and
+    Palenstijn, "Constructing simple nonograms of varying difficulty",
+    2009, measure difficulty in such steps.)
+    """
+
+    steps: int
+
+    @property
+    def rounds(self) -> int:
+        return (self.steps + 1) // 2
+
+
+def difficulty(row_clues, col_clues, filled: int = 0, empty: int = 0) -> Difficulty | None:
+    """The Difficulty of the puzzle with these clues (and given cells), or None if local logic does not solve it."""
+    n, m = len(row_clues), len(col_clues)
+    if filled & empty:
+        return None
+    board = Board.from_masks(n, m, filled, empty)
+    full = board.known == n * m
+    halves: list = []
+    if settle(board, row_clues, col_clues, halves=halves) is not None or not board.solved():
+        return None
+    return Difficulty(0 if full else halves.index(n * m) + 1)
 
 
 def _mark(lines: list, cells: int, bit: int) -> None:

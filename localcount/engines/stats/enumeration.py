@@ -6,7 +6,7 @@ import numpy as np
 
 from ..base import GROUP_IDS
 from . import kernel
-from .measures import GRIDS, HIST, SOLVABLE, UNIQUE, Stats, from_vector, width
+from .measures import GRIDS, HIST, SOLVABLE, UNIQUE, Stats, from_vector, steps_at, width
 from .prepare import check_stats_size, default_depth, oriented, prepare, shard_count
 
 SYMMETRIES = {"flips": GROUP_IDS["flips"], "none": GROUP_IDS["none"]}
@@ -23,9 +23,9 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
     arr = np.asarray(shards, np.int64).reshape(-1)
     out_width = width(n, m)
     if n * m == 0:
-        # The one empty grid: solved in 0 rounds, unique; a single shard.
+        # The one empty grid: solved in 0 rounds and 0 steps, unique; a single shard.
         out = np.zeros((len(arr), out_width), np.int64)
-        out[:, [GRIDS, SOLVABLE, UNIQUE, HIST]] = 1
+        out[:, [GRIDS, SOLVABLE, UNIQUE, HIST, steps_at(n, m)]] = 1
         return out
     prep = prepare(rows, cols)
     if not 0 <= depth <= rows:

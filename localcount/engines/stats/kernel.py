@@ -9,7 +9,8 @@ group: the kernel enumerates a group, writes one key per grid, sorts the
 keys and counts the singletons.  Each grid also runs local logic (line
 tables, as in ``engines.grid.kernel._propagate_tables``) counting rounds.
 
-Rounds: round k is every row once, then every column once.  Rows are
+Rounds: round k is every row once, then every column once (steps 2k - 1
+and 2k).  Rows are
 independent of each other within a half (a row update reads only the
 row's own cells), so a half's result does not depend on the order of its
 lines.  A solved grid's difficulty is the number of the round in which its
@@ -44,7 +45,11 @@ FLIPS = GROUP_IDS["flips"]
 
 @njit(cache=True)
 def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
-    """Local logic to the fixpoint, rows first: (solved 0/1, rounds started, known mask in Grid layout).
+    """Local logic to the fixpoint, rows first: (solved 0/1, steps, known mask in Grid layout).
+
+    Steps are the halves: 2k - 1 after round k's rows, 2k after its columns;
+    a solved grid's steps are those up to the half that solved it (its rounds:
+    (steps + 1) // 2), a stuck grid's those up to the round that changed nothing.
 
     The loop of ``engines.grid.kernel._propagate_tables`` with a round counter; kept apart
     so that the counting fast path stays exactly the code that was measured.
@@ -69,7 +74,7 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KC |= rspread[r, nk & ~k]
                 changed = True
         if KR == total:
-            return 1, rounds, KR
+            return 1, 2 * rounds - 1, KR
         for c in range(m):
             sh = np.uint64(c * n)
             k = (KC >> sh) & mask_n
@@ -79,9 +84,9 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KR |= cspread[c, nk & ~k]
                 changed = True
         if KR == total:
-            return 1, rounds, KR
+            return 1, 2 * rounds, KR
         if not changed:
-            return 0, rounds, KR
+            return 0, 2 * rounds, KR
 
 
 @njit(cache=True)
@@ -139,12 +144,13 @@ def _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, cta
             key += cid_n[col] * mult
             mult *= base
         if cols_first:
-            solved, rounds, known = _propagate_rounds(cols, rows, m, n, ctab, rtab, cspread, rspread)
+            solved, steps, known = _propagate_rounds(cols, rows, m, n, ctab, rtab, cspread, rspread)
         else:
-            solved, rounds, known = _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread)
+            solved, steps, known = _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread)
         if solved:
             acc[SOLVABLE] += 1
-            acc[HIST + rounds] += 1
+            acc[HIST + (steps + 1) // 2] += 1
+            acc[HIST + n * m + 1 + steps] += 1
         elif known == 0:
             acc[STUCK_START] += 1
         keys[g] = key * 2 + solved

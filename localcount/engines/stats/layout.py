@@ -14,7 +14,7 @@ from ..base import Layout
 from .measures import Stats, format_json, from_vector, width
 
 #: Bump when a change to the stats kernel could change a shard's vector.
-STATS_VERSION = 1
+STATS_VERSION = 2  # 2: the step histogram (version 1 vectors, without it, still read)
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)$")
@@ -100,8 +100,8 @@ class StatsLayout(Layout):
 
     @property
     def width(self) -> int:
-        """Length of a shard's vector (``measures.width``)."""
-        return width(self.n, self.m)
+        """Length of a shard's vector (``measures.width`` of this layout's version)."""
+        return width(self.n, self.m, self.version)
 
     def parse_value(self, text: str) -> tuple:
         """A shard's vector: ``width`` non-negative ints; ValueError if bad."""

@@ -14,6 +14,11 @@
   the round in which its last cell becomes known, even if that happens in
   the round's rows; the extra pass that would confirm a fixpoint is not
   counted.  The empty grid (n·m = 0) needs 0 rounds;
+* ``steps``: the same grids by difficulty in steps (Batenburg et al.,
+  2009): step 1 is every row, step 2 every column, step 3 every row, ...;
+  a grid's difficulty is the number of the step in which its last cell
+  becomes known (a grid of r rounds needs 2r − 1 or 2r steps; the empty
+  grid 0).  Empty for runs of kernel version 1, which did not count them;
 * ``stuck_start``: grids on which local logic deduces nothing at all (no
   row and no column has a cell common to all patterns fitting its clue).
 
@@ -29,7 +34,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-#: Names of the output vector's first entries (``kernel``); the round histogram follows.
+#: Names of the output vector's first entries (``kernel``); the round histogram follows (n·m + 1 entries), then
+#: the step histogram (2·n·m + 1 entries; not in version 1 vectors).
 VECTOR = ("grids", "solvable", "unique", "stuck_start", "solved_not_unique")
 #: Their indices, and where the round histogram starts.
 GRIDS, SOLVABLE, UNIQUE, STUCK_START, SOLVED_NOT_UNIQUE = range(len(VECTOR))
@@ -51,6 +57,7 @@ class Stats:
     unique: int
     stuck_start: int
     rounds: tuple = field(default_factory=tuple)  # rounds[k]: locally solvable grids needing k rounds
+    steps: tuple = field(default_factory=tuple)  # steps[k]: ... needing k steps (empty: not counted)
 
     @property
     def not_solvable(self) -> int:
@@ -67,6 +74,18 @@ class Stats:
         """Mean rounds over the locally solvable grids."""
         return sum(k * v for k, v in enumerate(self.rounds)) / self.solvable if self.solvable else 0.0
 
+    @property
+    def max_steps(self) -> int | None:
+        """Most steps any locally solvable grid needs (0 when there is none; None when steps were not counted)."""
+        return max((k for k, v in enumerate(self.steps) if v), default=0) if self.steps else None
+
+    @property
+    def mean_steps(self) -> float | None:
+        """Mean steps over the locally solvable grids (None when steps were not counted)."""
+        if not self.steps:
+            return None
+        return sum(k * v for k, v in enumerate(self.steps)) / self.solvable if self.solvable else 0.0
+
     def as_dict(self) -> dict:
         """Plain data for JSON: every measure, the histogram trimmed after its last non-zero entry."""
         return {
@@ -80,6 +99,9 @@ class Stats:
             "rounds": {str(k): v for k, v in enumerate(self.rounds) if v},
             "mean_rounds": self.mean_rounds,
             "max_rounds": self.max_rounds,
+            "steps": {str(k): v for k, v in enumerate(self.steps) if v} if self.steps else None,
+            "mean_steps": self.mean_steps,
+            "max_steps": self.max_steps,
         }
 
 
@@ -87,8 +109,15 @@ def from_vector(n: int, m: int, vec) -> Stats:
     """The Stats of a finished enumeration's vector; InconsistentStats if an invariant fails."""
     vec = [int(v) for v in vec]
     grids, solvable, unique, stuck, bad = vec[: len(VECTOR)]
-    hist = tuple(vec[len(VECTOR) :])
+    hist = tuple(vec[len(VECTOR) : len(VECTOR) + n * m + 1])
+    steps = tuple(vec[len(VECTOR) + n * m + 1 :])
     problems = []
+    if len(vec) not in (width(n, m, 1), width(n, m)):
+        problems.append(f"the vector has {len(vec)} entries, not {width(n, m)}")
+    if steps and sum(steps) != solvable:
+        problems.append(f"the step histogram adds up to {sum(steps)}, not {solvable}")
+    if steps and any(hist[r] != (steps[2 * r - 1] if r else 0) + steps[2 * r] for r in range(len(hist))):
+        problems.append("the step histogram does not match the round histogram (r rounds: 2r - 1 or 2r steps)")
     if bad:
         problems.append(f"{bad} locally solvable grids share their clues with another grid")
     if grids != 1 << (n * m):
@@ -99,12 +128,17 @@ def from_vector(n: int, m: int, vec) -> Stats:
         problems.append(f"solvable {solvable}, unique {unique}, stuck {stuck} of {grids} are out of order")
     if problems:
         raise InconsistentStats(f"{n}x{m}: " + "; ".join(problems) + " (a bug: please report it)")
-    return Stats(n, m, grids, solvable, unique, stuck, hist)
+    return Stats(n, m, grids, solvable, unique, stuck, hist, steps)
 
 
-def width(n: int, m: int) -> int:
-    """Length of a size's output vector: the counters and rounds 0 .. n·m."""
-    return len(VECTOR) + n * m + 1
+def width(n: int, m: int, version: int = 2) -> int:
+    """Length of a size's output vector: the counters, rounds 0 .. n·m, and (from version 2) steps 0 .. 2·n·m."""
+    return len(VECTOR) + n * m + 1 + (2 * n * m + 1 if version >= 2 else 0)
+
+
+def steps_at(n: int, m: int) -> int:
+    """Where the step histogram starts in a size's vector."""
+    return HIST + n * m + 1
 
 
 def format_table(s: Stats) -> str:
@@ -126,6 +160,12 @@ def format_table(s: Stats) -> str:
         if v:
             share = f"{100 * v / s.solvable:.4g} %"
             lines.append(f"  {'':<4}{k:>3} round{'s' if k != 1 else ' '} {v:>16}  {share}")
+    if s.steps:
+        lines.append(f"  steps (a pass over every row or every column, rows first): mean {s.mean_steps:.4f}, max {s.max_steps}")
+        for k, v in enumerate(s.steps):
+            if v:
+                share = f"{100 * v / s.solvable:.4g} %"
+                lines.append(f"  {'':<4}{k:>3} step{'s' if k != 1 else ' '}  {v:>16}  {share}")
     return "\n".join(lines)
 
 
