@@ -94,6 +94,7 @@ def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quic
             assert (s.solvable, s.unique, s.stuck_start, results.rounds_text(s.rounds)) == (
                 r.solvable, r.unique, r.stuck_start, r.rounds
             ), f"{r.n}x{r.m}"
+            assert r.steps in ("", results.rounds_text(s.steps)), f"{r.n}x{r.m} steps"
     for run in runs:
         assert run.commit and not run.commit.endswith("+dirty"), f"{run.layout} was run by uncommitted code"
 

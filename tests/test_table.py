@@ -203,14 +203,42 @@ def test_concurrent_writers_lose_no_run(tmp_path):
     assert sorted(r.m for r in results.read_runs(tmp_path)) == list(range(1, 81))
 
 
-def fake_stats_run(n, m, layout, solvable=None, unique=None, rounds="1:1"):
+def fake_stats_run(n, m, layout, solvable=None, unique=None, rounds="1:1", steps=None):
+    """A stats run of n×m with the reference's measures (or those given); steps=None: the reference's, '': none."""
     ref = naive.stats(n, m)
     hist = " ".join(f"{k}:{v}" for k, v in sorted(ref["rounds"].items()))
+    step_hist = " ".join(f"{k}:{v}" for k, v in sorted(ref["steps"].items()))
     return results.StatsRun(
         n, m, layout, ref["grids"], ref["solvable"] if solvable is None else solvable,
         ref["unique"] if unique is None else unique, ref["stuck_start"], hist if rounds == "1:1" else rounds,
-        1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd",
+        1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd", step_hist if steps is None else steps,
     )  # fmt: skip
+
+
+def test_stats_files_from_before_steps_still_read_and_gain_steps_from_two_new_runs(tmp_path):
+    old = [fake_stats_run(2, 4, f"2x4-stats1-{k}", steps="") for k in ("rows", "tr")]
+    columns = [f.name for f in dataclasses.fields(results.StatsRun)][:-1]  # the columns before steps
+    with open(tmp_path / results.STATS_RUNS, "w", newline="") as f:
+        writer = csv.DictWriter(f, columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: v for k, v in dataclasses.asdict(r).items() if k in columns} for r in old)
+    assert results.read_stats_runs(tmp_path) == old
+    (row,) = results.stats_rows(old)
+    assert (row.runs, row.steps, row.mean_steps, row.max_steps) == (2, "", "", "")
+    assert not any(r.complete for r in old)
+    with pytest.raises(results.ConflictError):  # an old run and a new one must agree on the measures both have
+        results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats2-rows", unique=209))
+    assert results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats2-rows"))
+    assert results.stats_rows(results.read_stats_runs(tmp_path))[0].steps == ""  # one run with steps: not yet
+    with pytest.raises(results.ConflictError, match="steps"):  # two runs with steps must agree on them
+        results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats2-tr", steps="1:100 2:108"))
+    assert results.add_stats_run(tmp_path, fake_stats_run(2, 4, "2x4-stats2-tr"))
+    (row,) = results.read_stats_table(tmp_path)
+    steps = naive.stats(2, 4)["steps"]
+    assert row.runs == 4 and results.parse_rounds(row.steps) == steps and row.max_steps == str(max(steps))
+    assert row.mean_steps == f"{sum(k * v for k, v in steps.items()) / row.solvable:.6f}"
+    with open(tmp_path / results.STATS_RUNS) as f:
+        assert next(csv.reader(f))[-1] == "steps"
 
 
 def test_table_stats_runs_every_size_twice_and_matches_the_reference(tmp_path):
@@ -221,13 +249,17 @@ def test_table_stats_runs_every_size_twice_and_matches_the_reference(tmp_path):
     expect = []
     for n, m in sizes:
         ref = naive.stats(n, m)
-        expect.append(f"{n} {m} {ref['solvable']} {ref['unique']} {ref['stuck_start']} {max(ref['rounds'])}")
+        expect.append(
+            f"{n} {m} {ref['solvable']} {ref['unique']} {ref['stuck_start']} {max(ref['rounds'])} {max(ref['steps'])}"
+        )
     assert proc.stdout.splitlines() == expect
     res = tmp_path / "res"
     rows = results.read_stats_table(res)
     assert [(r.n, r.m) for r in rows] == sizes and all(r.runs == 2 for r in rows)
     for r in rows:
         assert results.parse_rounds(r.rounds) == naive.stats(r.n, r.m)["rounds"]
+        assert results.parse_rounds(r.steps) == naive.stats(r.n, r.m)["steps"]
+        assert r.max_steps == str(max(results.parse_rounds(r.steps)))
         assert len(set(r.layouts.split(";"))) == 2 and r.command.startswith("python -m localcount table --stats")
     text = (res / "README.md").read_text()
     assert "## Uniqueness and difficulty" in text and "| 2×3 | 64 | 52 | 52 | 0 | 0 |" in text

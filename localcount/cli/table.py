@@ -9,7 +9,7 @@ size that disagree stop the command (``results.records.ConflictError``).
 Then the generated files are rendered (``results.publish``).
 
 stdout gets one line ``n m count`` per size once its runs agree (with
-``--stats``: ``n m solvable unique stuck max-rounds``); progress, estimates
+``--stats``: ``n m solvable unique stuck max-rounds max-steps``); progress, estimates
 and skips go to stderr.  With ``--scheduler ADDRESS`` or ``--dask-local N``
 the shards run as Dask tasks into the same checkpoints, and a run's
 provenance names the cluster's worker threads and CPUs instead of this
@@ -141,7 +141,7 @@ def _run_size(n: int, m: int, args, pool, command: str):
     """Run the missing paths of n×m: (its summary if every path agrees, else None; [what was not run]; exit status)."""
     kind = "stats" if args.stats else "count"
     runs = records.read_kind(args.results, kind)
-    done = [r for r in runs if r.size == (n, m)]
+    done = [r for r in runs if r.size == (n, m) and r.complete]  # stats runs without steps are run again
     if len(done) >= args.paths:  # recorded before, perhaps by paths chosen by an older version
         return done[0].summary, [], 0
     try:

@@ -25,6 +25,7 @@ SQUARES_BFILE = "b-squares.txt"
 TABLE_BFILE = "b-table.txt"
 PLOT = "fraction.png"
 ROUNDS_PLOT = "rounds.png"
+STEPS_PLOT = "steps.png"
 #: The difficulty plot shows sizes with at least this many rows (thinner ones are nearly all 1-2 rounds).
 ROUNDS_PLOT_MIN_N = 3
 UNIQUE_BFILE = "b-unique-squares.txt"
@@ -122,24 +123,29 @@ def stats_table(stat_rows) -> str:
         return "(no stats yet: `python -m localcount table --stats --max-cells N`)\n"
     lines = [
         "| size | grids | locally solvable | uniquely solvable | unique, not locally solvable | stuck at the start "
-        "| mean rounds | max rounds | independent runs |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| mean rounds | max rounds | mean steps | max steps | independent runs |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in stat_rows:
         runs = "; ".join(f"`{key}`" for key in r.layouts.split(";"))
+        steps = f"{float(r.mean_steps):.4f} | {r.max_steps}" if r.steps else "… | …"
         lines.append(
             f"| {r.n}×{r.m} | {r.grids} | {r.solvable} | {r.unique} | {r.unique - r.solvable} | {r.stuck_start} "
-            f"| {float(r.mean_rounds):.4f} | {r.max_rounds} | {runs} |"
+            f"| {float(r.mean_rounds):.4f} | {r.max_rounds} | {steps} | {runs} |"
         )
     return "\n".join(lines) + "\n"
 
 
-def rounds_table(stat_rows) -> str:
-    """Markdown table: locally solvable grids by the rounds they need, one line per size."""
+def rounds_table(stat_rows, column: str = "rounds") -> str:
+    """Markdown table: locally solvable grids by the rounds (or ``column="steps"``) they need, one line per size.
+
+    Sizes whose histogram is not recorded yet (steps of older runs) are left out.
+    """
+    stat_rows = [r for r in stat_rows if getattr(r, column)]
     if not stat_rows:
         return ""
-    hists = [records.parse_rounds(r.rounds) for r in stat_rows]
-    ks = range(min(min(h, default=1) for h in hists), max(r.max_rounds for r in stat_rows) + 1)
+    hists = [records.parse_rounds(getattr(r, column)) for r in stat_rows]
+    ks = range(min(min(h, default=1) for h in hists), max(max(h, default=0) for h in hists) + 1)
     lines = ["| size | " + " | ".join(map(str, ks)) + " |", "|---|" + "---:|" * len(ks)]
     for r, hist in zip(stat_rows, hists):
         lines.append(f"| {r.n}×{r.m} | " + " | ".join(str(hist.get(k, "")) for k in ks) + " |")
@@ -155,10 +161,12 @@ def unique_square_terms(stat_rows) -> list:
     return out
 
 
-def _stats_section(stat_rows, stat_runs, has_plot: bool) -> str:
+def _stats_section(stat_rows, stat_runs, has_plot: bool, has_steps_plot: bool = False) -> str:
     """The uniqueness and difficulty part of results/README.md."""
     squares = ", ".join(str(v) for _, v in unique_square_terms(stat_rows)) or "(none yet)"
     plot = f"![locally solvable grids by rounds needed, one line per size]({ROUNDS_PLOT})\n\n" if has_plot else ""
+    steps_plot = f"![locally solvable grids by steps needed, one line per size]({STEPS_PLOT})\n\n" if has_steps_plot else ""
+    steps_table = rounds_table(stat_rows, "steps") or "(no size has two runs with steps yet)\n"
     waiting = [
         f"* {n}×{m}: " + "; ".join(f"`{r.layout}` ({r.wall_s:g} s)" for r in group)
         for n, m, group in records.pending(stat_runs)
@@ -177,7 +185,10 @@ the same row and column clues; every locally solvable grid is. *Stuck at
 the start*: no line alone has a cell common to all its fitting patterns.
 *Rounds*: round k is every row once, then every column once; a grid needs
 the number of the round in which its last cell became known (n rows, m
-columns, n ≤ m: rows first).
+columns, n ≤ m: rows first). *Steps* (the difficulty of Batenburg, Henstra,
+Kosters and Palenstijn, 2009): step 2k − 1 is the row pass of round k, step
+2k its column pass; a grid needs the step in which its last cell became
+known, so r rounds are 2r − 1 or 2r steps (`docs/stats.md`).
 
 {stats_table(stat_rows)}
 Uniquely solvable n×n grids: {squares} (n = 0, 1, ...; `{UNIQUE_BFILE}`).
@@ -185,6 +196,9 @@ Uniquely solvable n×n grids: {squares} (n = 0, 1, ...; `{UNIQUE_BFILE}`).
 ### Locally solvable grids by rounds needed
 
 {plot}{rounds_table(stat_rows)}
+### Locally solvable grids by steps needed
+
+{steps_plot}{steps_table}
 {waiting_text}"""
 
 
@@ -318,27 +332,34 @@ def plot_png(rows) -> bytes | None:
     return _png(fig)
 
 
-def rounds_png(stat_rows) -> bytes | None:
-    """The difficulty histograms (share of locally solvable grids by rounds, one line per size) as PNG bytes."""
+def rounds_png(stat_rows, column: str = "rounds") -> bytes | None:
+    """The difficulty histograms (share of locally solvable grids by rounds, or ``column="steps"``) as PNG bytes.
+
+    One line per size; None without matplotlib or when no size has the histogram.
+    """
+    # Thin sizes are left out (1×m is always one round); colour by cells, line style by n.
+    shown = [r for r in stat_rows if r.n >= ROUNDS_PLOT_MIN_N and r.solvable and getattr(r, column)]
+    if not shown:
+        return None
     fig, ax = _figure()
     if fig is None:
         return None
-    # Thin sizes are left out (1×m is always one round); colour by cells, line style by n.
-    shown = [r for r in stat_rows if r.n >= ROUNDS_PLOT_MIN_N and r.solvable]
     cells = [r.n * r.m for r in shown] or [0]
     cmap = plt_colormap("viridis")
     styles = ["-", "--", "-.", ":"]
     for r in shown:
-        hist = sorted(records.parse_rounds(r.rounds).items())
+        hist = sorted(records.parse_rounds(getattr(r, column)).items())
         shade = (r.n * r.m - min(cells)) / max(1, max(cells) - min(cells))
         ax.plot(
             [k for k, _ in hist], [v / r.solvable for _, v in hist], marker="o", markersize=3,
             linestyle=styles[(r.n - ROUNDS_PLOT_MIN_N) % len(styles)], color=cmap(0.9 * shade), label=f"{r.n}×{r.m}",
         )  # fmt: skip
     ax.set_yscale("log")
-    ax.set_xlabel("rounds of local logic (every row, then every column)")
+    what = {"rounds": "rounds of local logic (every row, then every column)",
+            "steps": "steps of local logic (a pass over every row or every column, rows first)"}[column]  # fmt: skip
+    ax.set_xlabel(what)
     ax.set_ylabel("share of the locally solvable grids")
-    ax.set_title(f"locally solvable n×m grids by rounds needed (n ≥ {ROUNDS_PLOT_MIN_N} rows, rows first)", fontsize="medium")
+    ax.set_title(f"locally solvable n×m grids by {column} needed (n ≥ {ROUNDS_PLOT_MIN_N} rows, rows first)", fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", ncol=2)
     return _png(fig)
@@ -368,7 +389,11 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
     rounds = rounds_png(stat_rows) if stat_rows else None
     if rounds is not None and write_if_changed(directory / ROUNDS_PLOT, rounds):
         written.append(ROUNDS_PLOT)
-    section = _stats_section(stat_rows, stat_runs, (directory / ROUNDS_PLOT).exists()) if stat_runs else ""
+    steps = rounds_png(stat_rows, "steps") if stat_rows else None
+    if steps is not None and write_if_changed(directory / STEPS_PLOT, steps):
+        written.append(STEPS_PLOT)
+    has = [(directory / name).exists() for name in (ROUNDS_PLOT, STEPS_PLOT)]
+    section = _stats_section(stat_rows, stat_runs, *has) if stat_runs else ""
     files = {
         "README.md": results_readme(rows, run_list, has_plot, section),
         SQUARES_BFILE: bfile(square_terms(rows), "locally solvable n x n nonogram grids, n = 0, 1, ..."),

@@ -13,6 +13,11 @@ bug to find, never something to overwrite.
 ``stats-runs.csv`` and ``stats.csv`` do the same for ``stats`` runs
 (uniqueness, difficulty, stuck grids), through ``add_stats_run``; a stats
 run's locally solvable count must also equal the size's counting runs.
+The step histogram (stats vector version 2) came later: its columns are the
+last ones, so files written before it still read (the columns are empty
+there), and a run without it agrees with one that has it when everything
+both have is equal.  A size's steps enter ``stats.csv`` once REQUIRED_RUNS
+runs with steps agree; ``table --stats`` runs a size again until then.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import csv
 import fcntl
 import io
 import pathlib
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 
 from .. import __version__
 from ..util.files import write_atomic
@@ -68,6 +73,15 @@ class Run:
         """What two runs of a size must agree on."""
         return (self.count,)
 
+    def agrees(self, other) -> bool:
+        """Whether two runs of a size give the same count."""
+        return self.measures == other.measures
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run has every measure this version records (always, for counts)."""
+        return True
+
     @property
     def gave(self) -> str:
         """The result, for messages."""
@@ -100,9 +114,11 @@ class Row:
 
 
 def _convert(cls, raw: dict):
-    """A dataclass from a CSV row, with the field types restored."""
+    """A dataclass from a CSV row, with the field types restored (a column the file lacks takes its default)."""
     out = {}
     for f in fields(cls):
+        if f.name not in raw:
+            continue
         value = raw[f.name]
         out[f.name] = int(value) if f.type == "int" else float(value) if f.type == "float" else value
     return cls(**out)
@@ -115,7 +131,8 @@ def _read_csv(path: pathlib.Path, cls) -> list:
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         want = [f.name for f in fields(cls)]
-        if reader.fieldnames != want:
+        required = [f.name for f in fields(cls) if f.default is MISSING]
+        if reader.fieldnames not in (want, required):  # files written before the defaulted columns lack them
             raise ValueError(f"{path}: unexpected columns {reader.fieldnames}; expected {want}")
         try:
             return [_convert(cls, row) for row in reader]
@@ -136,14 +153,14 @@ def read_table(directory) -> list:
 def _by_size(runs) -> list:
     """[((n, m), [runs])] sorted by cells, then n; ConflictError if a size's runs disagree.
 
-    Works for Run and StatsRun alike: runs agree when their ``measures`` do.
+    Works for Run and StatsRun alike: every two runs of a size must ``agree``.
     """
     by_size: dict = {}
     for run in runs:
         by_size.setdefault(run.size, []).append(run)
     out = sorted(by_size.items(), key=lambda kv: (kv[0][0] * kv[0][1], kv[0]))
     for (n, m), group in out:
-        if len({r.measures for r in group}) != 1:
+        if not all(a.agrees(b) for a in group for b in group):
             raise ConflictError(f"{n}x{m}: the recorded runs disagree: {_describe(group)}")
     return out
 
@@ -212,7 +229,7 @@ def _append(directory: pathlib.Path, run, runs: list, others: list, name: str, w
     ``others`` are recorded runs of other kinds that disagree with it.
     """
     same = [r for r in runs if r.size == run.size]
-    bad = [r for r in same if r.measures != run.measures] + others
+    bad = [r for r in same if not r.agrees(run)] + others
     if bad:
         raise ConflictError(
             f"{run.n}x{run.m}: {run.layout} gave {run.gave}, but {_describe(bad)}; nothing was written. "
@@ -261,6 +278,7 @@ class StatsRun:
     date: str
     cpu: str
     command: str
+    steps: str = ""  # the difficulty histogram in steps, 'steps:grids' pairs; '' for runs before stats version 2
 
     @property
     def size(self) -> tuple:
@@ -269,13 +287,24 @@ class StatsRun:
 
     @property
     def measures(self) -> tuple:
-        """What two runs of a size must agree on."""
+        """What two runs of a size must agree on (and ``steps`` when both have it)."""
         return self.grids, self.solvable, self.unique, self.stuck_start, self.rounds
+
+    def agrees(self, other) -> bool:
+        """Whether two stats runs of a size agree: every measure both recorded is equal."""
+        both = self.complete and other.complete
+        return self.measures == other.measures and (not both or self.steps == other.steps)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run has the step histogram (stats vector version 2 and later)."""
+        return bool(self.steps)
 
     @property
     def gave(self) -> str:
         """The result, for messages."""
-        return f"solvable {self.solvable}, unique {self.unique}, stuck {self.stuck_start}, rounds {self.rounds}"
+        steps = f", steps {self.steps}" if self.steps else ""
+        return f"solvable {self.solvable}, unique {self.unique}, stuck {self.stuck_start}, rounds {self.rounds}{steps}"
 
     def histogram(self) -> dict:
         """{rounds: grids} of the locally solvable grids."""
@@ -283,8 +312,9 @@ class StatsRun:
 
     @property
     def summary(self) -> tuple:
-        """What ``table --stats`` prints after the size: solvable, unique, stuck, max rounds."""
-        return self.solvable, self.unique, self.stuck_start, max(self.histogram(), default=0)
+        """What ``table --stats`` prints after the size: solvable, unique, stuck, max rounds (and max steps)."""
+        out = (self.solvable, self.unique, self.stuck_start, max(self.histogram(), default=0))
+        return out + (max(parse_rounds(self.steps), default=0),) if self.steps else out
 
 
 @dataclass(frozen=True)
@@ -309,6 +339,9 @@ class StatsRow:
     command: str
     runs: int
     layouts: str
+    steps: str = ""  # from the runs with steps, once REQUIRED_RUNS of them agree; else ''
+    mean_steps: str = ""  # 6 decimals
+    max_steps: str = ""
 
 
 def rounds_text(histogram) -> str:
@@ -339,15 +372,23 @@ def stats_rows(runs) -> list:
             continue
         f = group[0]
         hist = parse_rounds(f.rounds)
-        mean = sum(k * v for k, v in hist.items()) / f.solvable if f.solvable else 0.0
+        with_steps = [r for r in group if r.complete]
+        steps = with_steps[0].steps if len(with_steps) >= REQUIRED_RUNS else ""
         rows.append(
             StatsRow(
-                n, m, f.grids, f.solvable, f.unique, f.stuck_start, f.rounds, f"{mean:.6f}", max(hist, default=0),
-                f.wall_s, f.processes, f.version, f.commit, f.date, f.cpu, f.command, len(group),
-                ";".join(r.layout for r in group),
+                n, m, f.grids, f.solvable, f.unique, f.stuck_start, f.rounds, _mean(hist, f.solvable),
+                max(hist, default=0), f.wall_s, f.processes, f.version, f.commit, f.date, f.cpu, f.command,
+                len(group), ";".join(r.layout for r in group), steps,
+                _mean(parse_rounds(steps), f.solvable) if steps else "",
+                str(max(parse_rounds(steps), default=0)) if steps else "",
             )
         )  # fmt: skip
     return rows
+
+
+def _mean(hist: dict, solvable: int) -> str:
+    """The mean of a {value: grids} histogram over ``solvable`` grids, 6 decimals."""
+    return f"{sum(k * v for k, v in hist.items()) / solvable if solvable else 0.0:.6f}"
 
 
 def add_stats_run(directory, run: StatsRun) -> bool:
@@ -375,6 +416,7 @@ def make_stats_run(lay, s, wall_s: float, compute_s: float, processes: int, comm
     return StatsRun(
         s.n, s.m, lay.key, s.grids, s.solvable, s.unique, s.stuck_start, rounds_text(s.rounds), round(wall_s, 3),
         round(compute_s, 3), processes, __version__, git_commit(), utc_now(), cpu or cpu_model(), command,
+        rounds_text(s.steps),
     )  # fmt: skip
 
 
