@@ -180,6 +180,7 @@ print(status, len(loaded))
         ["convert", "stuck12", "--to", "non"],
         ["explain", "--grid", "1010/0100/1010/0011"],
         ["solve", "stuck12"],
+        ["generate", "8", "--seed", "1"],
         ["table", "--help"],
         ["stats", "--help"],
         ["2", "5"],  # small sizes: the tiny counter, nothing compiled

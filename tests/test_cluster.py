@@ -258,7 +258,7 @@ def test_table_records_runs_made_on_the_cluster(client, tmp_path, capsys):
     assert "on 2 Dask worker threads" in counted.err
     assert table.main(["--stats", "--sizes", "3x4", "--checkpoint-dir", str(tmp_path / "ck2"), *where]) == 0
     s = stats(3, 4)
-    assert capsys.readouterr().out == f"3 4 {s.solvable} {s.unique} {s.stuck_start} {s.max_rounds}\n"
+    assert capsys.readouterr().out == f"3 4 {s.solvable} {s.unique} {s.stuck_start} {s.max_rounds} {s.max_steps}\n"
     runs = read_runs(tmp_path / "res") + read_stats_runs(tmp_path / "res")
     assert len(runs) == 4
     for r in runs:  # provenance names the cluster's machines and threads, not the client's

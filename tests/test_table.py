@@ -294,3 +294,16 @@ def test_a_stats_run_must_agree_with_the_count(tmp_path):
     with pytest.raises(results.ConflictError, match="2x3-v1-s6-sym gave 52"):
         results.add_stats_run(tmp_path, fake_stats_run(2, 3, "2x3-stats1-d2-rows-sym", solvable=51))
     assert not (tmp_path / results.STATS_RUNS).exists()
+
+
+def test_table_stats_runs_again_a_size_recorded_without_steps(tmp_path):
+    (tmp_path / "README.md").write_text(README_STUB)
+    for k in ("rows", "tr"):  # two runs from before steps were counted
+        results.add_stats_run(tmp_path / "res", fake_stats_run(2, 3, f"2x3-stats1-{k}", steps=""))
+    proc = run_table(["--stats", "--sizes", "2x3"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("stats of 2x3") == 2 and proc.stdout.split()[-1] == "3"  # max steps printed
+    (row,) = results.read_stats_table(tmp_path / "res")
+    assert row.runs == 4 and results.parse_rounds(row.steps) == naive.stats(2, 3)["steps"]
+    again = run_table(["--stats", "--sizes", "2x3"], tmp_path)
+    assert again.returncode == 0 and "stats of" not in again.stderr

@@ -4,7 +4,8 @@
 * ``checkpoints`` — ``merge`` and ``status``;
 * ``table`` — both paths of a range of sizes into results/;
 * ``stats`` — uniqueness, difficulty and stuck grids of one size;
-* ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``.
+* ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``;
+* ``make`` — ``generate``: random simple puzzles made to order.
 
 stdout carries data only; diagnostics go to stderr as ``localcount: ...``.
 Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
@@ -12,7 +13,7 @@ error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
 
 Top layer: may import every package.  A command module is imported only
 when its command runs, so ``--help``, ``status``, ``merge``, ``examples``,
-``convert``, ``explain`` and ``solve`` never load numba.
+``convert``, ``explain``, ``solve`` and ``generate`` never load numba.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ COMMANDS = {
     "explain": "puzzles:explain_main:explain_parser",
     "examples": "puzzles:examples_main:examples_parser",
     "convert": "puzzles:convert_main:convert_parser",
+    "generate": "make:generate_main:generate_parser",
 }
 COUNT = "count:main:parser"
 

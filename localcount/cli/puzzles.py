@@ -165,12 +165,12 @@ def _solve_main(args) -> int:
     print(f"{title}({p.n} rows x {p.m} columns)")
     steps = []
     out = _local_report(p, args.trace, args.replay, steps)
-    if out.status != logic.STUCK and args.gif and _write_picture(args.gif, lambda: pictures.gif(p, steps)):
+    if out.status != logic.STUCK and args.gif and write_picture(args.gif, lambda: pictures.gif(p, steps)):
         return 1
     if out.status == logic.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
         print(_difficulty_line(p))
-        return 1 if args.png and _write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
+        return 1 if args.png and write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
     try:
         found = _search(p, args, limit)
     except PuzzleError as err:
@@ -183,14 +183,14 @@ def _solve_main(args) -> int:
         print(pictures.grid_only(p.n, p.m, g), end="")
     if args.gif and out.status == logic.STUCK:  # local logic's steps, then the first solution found
         solution = found.solutions[0] if found.solutions else None
-        if _write_picture(args.gif, lambda: pictures.gif(p, steps, solution=solution)):
+        if write_picture(args.gif, lambda: pictures.gif(p, steps, solution=solution)):
             return 1
     if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
         say("warning: the file's goal is not among the solutions")
     if args.png:
         full = (1 << (p.n * p.m)) - 1
         shown = (found.solutions[0], full & ~found.solutions[0]) if found.solutions else (out.filled, out.empty)
-        if _write_picture(args.png, lambda: pictures.png(p, *shown)):
+        if write_picture(args.png, lambda: pictures.png(p, *shown)):
             return 1
     return 0
 
@@ -236,11 +236,11 @@ def _solve_colour(p, args, limit) -> int:
         print(("solved by local logic" if status == colour.SOLVED else "stuck: local logic leaves unknown cells") + f" ({len(steps)} line steps)")
         print(colour.draw(p, board), end="")
     solution = found.solutions[0] if found.solutions else None
-    if args.gif and _write_picture(args.gif, lambda: pictures.colour_gif(p, steps, solution=solution)):
+    if args.gif and write_picture(args.gif, lambda: pictures.colour_gif(p, steps, solution=solution)):
         return 1
     if status == colour.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
-        return 1 if args.png and _write_picture(args.png, lambda: pictures.colour_png(p, board)) else 0
+        return 1 if args.png and write_picture(args.png, lambda: pictures.colour_png(p, board)) else 0
     print(f"search: {_summary(found, 'search')}")
     for k, cells in enumerate(found.solutions if args.all else found.solutions[:2], 1):
         print(f"solution {k}:")
@@ -249,7 +249,7 @@ def _solve_colour(p, args, limit) -> int:
         say("warning: the file's goal is not among the solutions")
     if args.png:
         shown = [1 << k for k in found.solutions[0]] if found.solutions else board
-        if _write_picture(args.png, lambda: pictures.colour_png(p, shown)):
+        if write_picture(args.png, lambda: pictures.colour_png(p, shown)):
             return 1
     return 0
 
@@ -259,15 +259,15 @@ def _progress(state, seconds):
         say(f"guided dive: {state.get('known', 0)} of {state.get('cells', 0)} cells known, {seconds:.0f} s")
         return
     if state.get("sat"):
-        say(f"SAT solver: {_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
+        say(f"SAT solver: {plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
         return
     say(
-        f"searching: {_plural(state['nodes'], 'node')}, {_plural(state['probes'], 'probe')}, depth {state['depth']}, "
-        f"{_plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
+        f"searching: {plural(state['nodes'], 'node')}, {plural(state['probes'], 'probe')}, depth {state['depth']}, "
+        f"{plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
     )
 
 
-def _plural(k: int, word: str) -> str:
+def plural(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
@@ -292,11 +292,11 @@ def _summary(found, method: str) -> str:
     verdict = f"{k} solutions, all of them" if found.complete and k >= 2 else found.verdict
     if not found.complete:
         verdict += f" ({_STOPPED.get(getattr(found, 'stopped', ''), 'stopped at the limit')})"
-    counts = [_plural(found.nodes, "SAT call" if method == "sat" else "node")]
+    counts = [plural(found.nodes, "SAT call" if method == "sat" else "node")]
     if getattr(found, "probes", 0):
-        counts.append(_plural(found.probes, "probe"))
+        counts.append(plural(found.probes, "probe"))
     if method == "search+sat":
-        counts.append(f"then {_plural(found.sat_calls, 'SAT call')}")
+        counts.append(f"then {plural(found.sat_calls, 'SAT call')}")
     if getattr(found, "seconds", 0):
         counts.append(f"{found.seconds:.2f} s")
     level = f"level: {found.level}; " if getattr(found, "level", None) and found.complete else ""
@@ -345,10 +345,10 @@ def _solve_json(p, args, limit) -> int:
 def _difficulty_line(p) -> str:
     """How long local logic takes on a simple puzzle, in steps and rounds (``logic.Difficulty``)."""
     hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty)
-    return f"difficulty: {_plural(hard.steps, 'step')} ({_plural(hard.rounds, 'round')}; a step is a pass over every row or every column, rows first)"
+    return f"difficulty: {plural(hard.steps, 'step')} ({plural(hard.rounds, 'round')}; a step is a pass over every row or every column, rows first)"
 
 
-def _write_picture(path: str, make) -> bool:
+def write_picture(path: str, make) -> bool:
     """Write ``make()``'s bytes to ``path``; True (after saying why) if it failed."""
     try:
         data = make()
@@ -399,12 +399,17 @@ def convert_main(argv) -> int:
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
-    if args.output:
+    return emit(text, args.output)
+
+
+def emit(text: str, output: str | None) -> int:
+    """Write a puzzle's text to ``output`` (atomically), or to stdout when None; exit status (1: cannot write)."""
+    if output:
         try:
-            write_atomic(args.output, text)
+            write_atomic(output, text)
         except OSError as err:
-            say(f"error: cannot write {args.output}: {err.strerror}")
+            say(f"error: cannot write {output}: {err.strerror}")
             return 1
     else:
-        print(text, end="")
+        print(text, end="", flush=True)
     return 0
