@@ -17,8 +17,9 @@ import argparse
 import random
 import re
 import time
+from dataclasses import replace
 
-from ..puzzle import formats, generate, pictures
+from ..puzzle import formats, generate, logic, pictures
 from ..puzzle.model import Puzzle, from_grid
 from ..util.messages import say
 from .puzzles import emit, plural, write_picture
@@ -74,7 +75,8 @@ def _write(p: Puzzle, args, png) -> int:
 
 
 def _difficulty(steps: int) -> str:
-    return f"{plural(steps, 'step')} ({plural((steps + 1) // 2, 'round')})"
+    """'7 steps (4 rounds)'."""
+    return f"{plural(steps, 'step')} ({plural(logic.Difficulty(steps).rounds, 'round')})"
 
 
 def generate_main(argv) -> int:
@@ -93,8 +95,7 @@ def generate_main(argv) -> int:
     except generate.GenerateError as err:
         say(f"error: {err} (seed {seed})")
         return 1
-    p = from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps")
-    p = Puzzle(p.rows, p.cols, p.goal, p.title, author="localcount generate")
+    p = replace(from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps"), author="localcount generate")
     how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
     say(f"{n}x{m} puzzle, seed {seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
         f"{how}; checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
