@@ -181,6 +181,7 @@ print(status, len(loaded))
         ["explain", "--grid", "1010/0100/1010/0011"],
         ["solve", "stuck12"],
         ["generate", "8", "--seed", "1"],
+        ["design", "heart", "--size", "12x10", "--seed", "1"],
         ["table", "--help"],
         ["stats", "--help"],
         ["2", "5"],  # small sizes: the tiny counter, nothing compiled

@@ -1,14 +1,16 @@
-"""``generate``: simple puzzles made to order, at random (``design``, from a picture, is still to come: issue 28).
+"""``generate`` and ``design``: simple puzzles made to order, at random or from a picture.
 
     python -m localcount generate 10 10 --seed 1                 # plain format on stdout
     python -m localcount generate 15 --steps 8-12 --format non -o p.non --png p.png
+    python -m localcount design heart --size 20x20 --png side.png  # a shipped picture, or a PNG/JPEG file
 
 It writes the puzzle like ``convert``: to stdout in the plain format, or
 ``--format F`` and ``-o FILE``; what was made (difficulty, filled
 cells, how it was drawn, the seed, the time) goes to stderr.  Every
 puzzle is checked before it is written: local logic solves it from its
 clues alone, to the grid made, in the steps reported.  Exit status: 0 made,
-1 none found (or a file that cannot be written), 2 bad arguments.
+1 none found (or a file that cannot be written), 2 bad arguments (or a
+picture that cannot be read).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 import time
 from dataclasses import replace
 
-from ..puzzle import formats, generate, logic, pictures
+from ..puzzle import design, formats, generate, logic, pictures
 from ..puzzle.model import Puzzle, from_grid
 from ..util.messages import say
 from .puzzles import emit, plural, write_picture
@@ -100,3 +102,52 @@ def generate_main(argv) -> int:
     say(f"{n}x{m} puzzle, seed {seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
         f"{how}; checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
     return _write(p, args, lambda: pictures.png(p))
+
+
+def design_parser() -> argparse.ArgumentParser:
+    """The arguments of ``design``."""
+    ap = argparse.ArgumentParser(
+        prog="python -m localcount design",
+        description="A simple (locally solvable) puzzle that looks like a picture: the picture scaled to the grid "
+        "and thresholded, then as few cells changed as local logic needs (see docs/making.md).",
+    )
+    ap.add_argument("image", help=f"a PNG or JPEG file, or a shipped picture: {', '.join(design.shipped())}")
+    ap.add_argument("--size", required=True, help="WxH: W columns and H rows (or N for N x N)")
+    _common(ap)
+    ap.add_argument("--threshold", type=float, default=0.5, help="grey level below which a cell is filled "
+                    "(0 black .. 1 white; default 0.5)")  # fmt: skip
+    ap.add_argument("--max-changes", type=int, help="give up past this many changed cells (default: no limit)")
+    ap.add_argument("--pool", type=int, default=design.POOL, help=f"cells tried per change, closest to the "
+                    f"threshold first (default {design.POOL})")  # fmt: skip
+    ap.add_argument("--png", metavar="FILE", help="also write the picture, the puzzle and the changed cells side by side")
+    return ap
+
+
+def design_main(argv) -> int:
+    """``design IMAGE --size WxH``: a simple puzzle from a picture."""
+    args = design_parser().parse_args(argv)
+    try:
+        n, m = design.parse_size(args.size)
+        steps = _steps(args.steps)
+        if args.max_changes is not None and args.max_changes < 0:
+            raise ValueError(f"--max-changes must be at least 0, got {args.max_changes}")
+        generate.validate(n, m, steps)
+        path = design.picture_path(args.image)
+        grey = design.load_grey(path, n, m)
+        design.validate(grey, args.threshold, steps, args.pool)
+    except ValueError as err:  # DesignError too
+        say(f"error: {err}")
+        return 2
+    seed, start = _seed(args.seed), time.perf_counter()
+    try:
+        made = design.design(grey, args.threshold, steps, seed, args.max_changes, args.pool)
+    except design.DesignError as err:
+        say(f"error: {err} (seed {seed})")
+        return 1
+    title = f"{path.name}, {m}x{n} (columns x rows)"
+    p = replace(from_grid(made.grid, n, m, title), author="localcount design")
+    say(f"{m}x{n} puzzle (columns x rows) from {path.name}: {made.changes} of {n * m} cells changed "
+        f"({100 * made.changes / (n * m):.1f} %; local logic left {made.bound} unknown on the thresholded picture), "
+        f"difficulty {_difficulty(made.steps)}, {made.filled} cells filled; seed {seed}; {made.tried} grids tried; "
+        f"checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
+    return _write(p, args, lambda: pictures.design_png(grey, made.grid, made.target))

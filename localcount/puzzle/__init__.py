@@ -10,7 +10,9 @@
 * ``automaton`` — the automaton that reads a line of a clue (for ``sat`` and ``beliefs``);
 * ``beliefs`` — belief propagation over the lines, and the dive it guides to a first solution;
 * ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
-* ``examples`` — the shipped puzzles in ``shipped/``.
+* ``generate`` — random simple puzzles of a chosen difficulty in steps;
+* ``design`` — simple puzzles that look like a picture (reading pictures needs the optional extra ``pictures``);
+* ``examples`` — the shipped puzzles in ``shipped/`` (``design``'s pictures are in ``shipped/pictures/``).
 
 Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only, so nothing here loads numba.
 """

@@ -226,3 +226,45 @@ def _colour_image(p, board: list, mark: str | None = None):
     if mark:
         _outline(draw, mark, left, top, cell, p.n, p.m)
     return img
+
+
+#: Colours of the design picture's third panel: cells filled, or emptied, by the design (not the picture).
+ADDED, REMOVED = (200, 30, 30), (250, 170, 170)
+
+
+def design_png(grey: list, grid: int, target: int) -> bytes:
+    """Three panels side by side as PNG bytes: the picture scaled to the grid (``grey``: rows of levels,
+    0 black .. 1 white), the puzzle's solution ``grid``, and the solution with the cells that differ from
+    the thresholded ``target`` in colour (``ADDED`` filled, ``REMOVED`` emptied) (needs Pillow)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    n, m = len(grey), len(grey[0])
+    cell = max(4, min(CELL_PX, 240 // max(n, m)))
+    font, char_w, char_h = _font()
+    gap, top = cell * 2, char_h + 8
+    width = 3 * m * cell + 2 * gap + 1
+    img = Image.new("RGB", (width, top + n * cell + 1), "white")
+    draw = ImageDraw.Draw(img)
+    changed = grid ^ target
+    titles = ("picture", "puzzle", f"{bin(changed).count('1')} changed")
+    for panel, title in enumerate(titles):
+        left = panel * (m * cell + gap)
+        draw.text((left, 2), title, fill="black", font=font)
+        for r in range(n):
+            for c in range(m):
+                bit = r * m + c
+                if panel == 0:
+                    level = round(255 * grey[r][c])
+                    fill = (level, level, level)
+                elif panel == 2 and changed >> bit & 1:
+                    fill = ADDED if grid >> bit & 1 else REMOVED
+                else:
+                    fill = "black" if grid >> bit & 1 else "white"
+                x0, y0 = left + c * cell, top + r * cell
+                draw.rectangle((x0, y0, x0 + cell, y0 + cell), fill=fill, outline="grey" if cell >= 8 else None)
+        draw.rectangle((left, top, left + m * cell, top + n * cell), outline="black")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
