@@ -90,8 +90,46 @@ def test_density_changes_the_filled_share():
 
 def test_rejection_gives_up_after_its_tries():
     """5×5 grids of 16 or 17 steps are 20 of 2^25: 50 draws do not find one."""
-    with pytest.raises(GenerateError, match="among 50 random grids"):
-        generate.generate(5, 5, (16, None), seed=1, tries=50)
+    with pytest.raises(GenerateError, match="among 50 random grids; try"):
+        generate.generate(5, 5, (16, None), seed=1, tries=50, method="rejection")
+
+
+def test_the_energy_is_zero_exactly_on_the_wanted_grids_and_orders_the_rest():
+    """Every 3×3 grid against the naive solver: E = 0 iff simple in range, stuck grids above all simple ones,
+    and a simple grid k steps short of the range has E in (k - 1, k]."""
+    for grid in range(1 << 9):
+        want = naive.steps_to_solve(*grid_clues(grid, 3, 3))
+        for lo, hi in ((1, 1), (3, 4), (5, None)):
+            e, found = generate.energy(grid, 3, 3, (lo, hi))
+            assert found == want
+            if want is None:
+                assert e >= 9 + 2
+            elif lo <= want and (hi is None or want <= hi):
+                assert e == 0
+            elif want < lo:
+                assert lo - want - 1 < e <= lo - want
+            else:
+                assert want - hi <= e < want - hi + 1
+
+
+@pytest.mark.parametrize("steps, seed", [((16, None), 1), ((17, 17), 2)])
+def test_search_reaches_the_rarest_5x5_difficulties(steps, seed):
+    """20 of the 2^25 grids take 16 or 17 steps (4 take 17): rejection would need millions of draws."""
+    made = generate.generate(5, 5, steps, seed=seed)
+    assert made.method == "search" and steps[0] <= made.steps
+    assert made.steps == naive.steps_to_solve(*grid_clues(made.grid, 5, 5))
+    assert made == generate.search(5, 5, steps, 0.5, seed, made.tries)  # deterministic, and it stops where it found
+
+
+def test_search_gives_up_after_its_tries_and_auto_says_both():
+    with pytest.raises(GenerateError, match="in a search of 30 grids"):
+        generate.generate(5, 5, (17, None), seed=1, tries=30, method="search")
+    with pytest.raises(GenerateError, match="among 30 random grids, nor in a search of 30 more"):
+        generate.generate(5, 5, (17, None), seed=1, tries=30)
+
+
+def test_auto_draws_by_rejection_when_rejection_finds_one():
+    assert generate.generate(6, 6, (3, 5), seed=4) == generate.generate(6, 6, (3, 5), seed=4, method="rejection")
 
 
 def test_impossible_requests_are_refused_before_any_work():
@@ -149,7 +187,7 @@ def test_generate_writes_a_png(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [["0"], ["4", "x"], ["4", "4", "4"], ["4", "--steps", "9-3"], ["4", "--steps", "40"], ["4", "--density", "2"],
-     ["4", "--tries", "0"]],
+     ["4", "--tries", "0"], ["4", "--method", "guess"]],
 )  # fmt: skip
 def test_bad_generate_arguments_exit_2_with_one_line(args):
     proc = run("generate", *args)
@@ -160,3 +198,11 @@ def test_bad_generate_arguments_exit_2_with_one_line(args):
 def test_nothing_found_exits_1():
     proc = run("generate", "5", "--steps", "17", "--tries", "10", "--seed", "1")
     assert proc.returncode == 1 and proc.stdout == "" and "among 10 random grids" in proc.stderr
+    proc = run("generate", "5", "--steps", "17", "--tries", "10", "--seed", "1", "--method", "rejection")
+    assert proc.returncode == 1 and "random grids; try more --tries (seed 1)" in proc.stderr
+
+
+def test_generate_says_when_a_puzzle_was_found_by_search():
+    proc = run("generate", "5", "--steps", "16-", "--seed", "1")
+    assert proc.returncode == 0 and "found by search, not uniform" in proc.stderr
+    assert "difficulty 1" in proc.stderr

@@ -40,12 +40,16 @@ def generate_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m localcount generate",
         description="A random simple (locally solvable) puzzle of n rows and m columns. Drawn uniformly from the "
-        "simple grids of the asked difficulty (at density 0.5) by rejection (see docs/making.md).",
+        "simple grids of the asked difficulty (at density 0.5) by rejection, or, if that finds none, by a local "
+        "search that is not uniform (see docs/making.md).",
     )
     ap.add_argument("size", nargs="+", help="n (a square) or n m: rows and columns")
     _common(ap)
     ap.add_argument("--density", type=float, default=0.5, help="chance that a drawn cell is filled (default 0.5)")
-    ap.add_argument("--tries", type=int, help="grids rejection draws before giving up (default: about 10^6 cells)")
+    ap.add_argument("--method", default="auto", help="rejection (uniform), search (a "
+                    "Metropolis walk, for rare difficulties), or auto: rejection, then search (default)")  # fmt: skip
+    ap.add_argument("--tries", type=int, help="grids rejection draws, and search tries, before giving up "
+                    "(default: about 10^6 cells)")  # fmt: skip
     ap.add_argument("--png", metavar="FILE", help="also write the puzzle (clues, blank grid) as a picture")
     return ap
 
@@ -87,18 +91,21 @@ def generate_main(argv) -> int:
     try:
         n, m = _size(args.size)
         steps = _steps(args.steps)
-        generate.validate(n, m, steps, args.density, 1 if args.tries is None else args.tries)
+        generate.validate(n, m, steps, args.density, 1 if args.tries is None else args.tries, args.method)
     except ValueError as err:
         say(f"error: {err}")
         return 2
     seed, start = _seed(args.seed), time.perf_counter()
     try:
-        made = generate.generate(n, m, steps, args.density, seed, args.tries)
+        made = generate.generate(n, m, steps, args.density, seed, args.tries, args.method)
     except generate.GenerateError as err:
         say(f"error: {err} (seed {seed})")
         return 1
     p = replace(from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps"), author="localcount generate")
-    how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
+    if made.method == "rejection":
+        how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
+    else:
+        how = f"found by search, not uniform ({plural(made.tries, 'grid')} tried)"
     say(f"{n}x{m} puzzle, seed {seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
         f"{how}; checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
     return _write(p, args, lambda: pictures.png(p))

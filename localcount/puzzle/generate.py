@@ -1,6 +1,7 @@
 """Random simple puzzles made to order: a size, a difficulty in steps, a density of filled cells, a seed.
 
-One way to draw a grid, deterministic for a seed:
+Two ways to draw a grid, deterministic for a seed (``auto``, the default,
+tries ``rejection`` and, if it finds nothing, ``search``):
 
 * ``rejection`` — draw grids whose cells are filled independently with
   probability ``density`` (Python's ``random.Random(seed)``), and keep the
@@ -12,14 +13,28 @@ One way to draw a grid, deterministic for a seed:
   random grid is simple with probability about 0.74 at 5×5, 0.5 at 10×10,
   0.09 at 20×20 and 0.005 at 30×30; the hardest difficulties of a size are
   far rarer than that.
+* ``search`` — for difficulties too rare to draw: a Metropolis walk over
+  grids.  It starts from a random grid (at ``density``) and proposes
+  flipping one cell chosen uniformly; a proposal is accepted with
+  probability min(1, r · exp(-(E' - E) / TEMPERATURE)), where r is the
+  ratio of the density weights (density / (1 - density) for a cell
+  filled, its inverse for a cell emptied: 1 at 0.5) and the energy E
+  (``energy``) is 0 exactly for the simple grids of the wanted difficulty,
+  small for simple grids near it and large for grids local logic does not
+  solve.  The walk's stationary law is proportional to the density weight
+  times exp(-E / TEMPERATURE); it stops at the first grid of energy 0, and
+  restarts from a new random grid every WALK_MOVES moves.  The puzzle is
+  therefore **not** uniform over the grids of that difficulty: it is the
+  first such grid a walk meets, which favours grids close to many others
+  of that difficulty.
 Every grid returned has been checked (``check``): local logic solves its
 clues alone, the solution it reaches is the grid, in the steps stated.
-Imports ``clues`` and ``logic`` only.  (A local search for the difficulties too rare to draw,
-and ``design`` from a picture, are still to come: issue 28.)
+Imports ``clues`` and ``logic`` only.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -30,7 +45,12 @@ from . import logic
 #: Cells drawn by ``rejection`` before it gives up: TRIES_CELLS // (n·m) grids, at least MIN_TRIES.
 TRIES_CELLS = 1_000_000
 MIN_TRIES = 1000
-METHODS = ("rejection",)
+METHODS = ("auto", "rejection", "search")
+#: Moves of one ``search`` walk before it restarts from a new random grid, and the walk's temperature.
+WALK_MOVES = 3000
+TEMPERATURE = 1.0
+#: By default ``search`` tries this many times the grids ``rejection`` draws (its grids are rarely wasted).
+SEARCH_FACTOR = 4
 
 
 class GenerateError(ValueError):
@@ -45,8 +65,8 @@ class Made:
     m: int
     grid: Grid
     steps: int
-    method: str  # how it was drawn: 'rejection'
-    tries: int  # grids drawn (rejection) before it, this one included
+    method: str  # how it was drawn: 'rejection' or 'search'
+    tries: int  # grids drawn (rejection) or tried (search) before it, this one included
 
     @property
     def filled(self) -> int:
@@ -102,7 +122,7 @@ def default_tries(n: int, m: int) -> int:
     return max(MIN_TRIES, TRIES_CELLS // max(1, n * m))
 
 
-def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, method: str = "rejection") -> None:
+def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, method: str = "auto") -> None:
     """GenerateError for arguments no puzzle can meet (bad input, before any work)."""
     if n < 1 or m < 1:
         raise GenerateError(f"size must be at least 1x1, got {n}x{m}")
@@ -120,14 +140,34 @@ def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, m
 
 
 def generate(n: int, m: int, steps: tuple | None = None, density: float = 0.5, seed: int = 0,
-             tries: int | None = None, method: str = "rejection") -> Made:  # fmt: skip
+             tries: int | None = None, method: str = "auto") -> Made:  # fmt: skip
     """A checked random simple n×m puzzle with difficulty in ``steps`` (lo, hi) (see the module docstring).
 
-    ``tries``: grids ``rejection`` draws (default ``default_tries``).  GenerateError when the arguments are
-    impossible or no puzzle was found.
+    ``tries``: grids ``rejection`` draws, and grids ``search`` tries
+    (default: ``default_tries`` and SEARCH_FACTOR times as many; ``auto``
+    may spend both).  GenerateError when the arguments are impossible or
+    no puzzle was found.
     """
+    searched = SEARCH_FACTOR * default_tries(n, m) if tries is None else tries
     tries = default_tries(n, m) if tries is None else tries
     validate(n, m, steps, density, tries, method)
+    if method in ("auto", "rejection"):
+        try:
+            return rejection(n, m, steps, density, seed, tries)
+        except GenerateError:
+            if method == "rejection":
+                raise
+    try:
+        return search(n, m, steps, density, seed, searched)
+    except GenerateError as err:
+        if method == "search":
+            raise
+        raise GenerateError(f"no simple {n}x{m} grid{_wanted(steps)} among {tries} random grids, nor in a search "
+                            f"of {searched} more; try more --tries") from err  # fmt: skip
+
+
+def rejection(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int) -> Made:
+    """The first of ``tries`` random grids that is simple with difficulty in ``steps`` (module docstring)."""
     rng = random.Random(seed)
     for k in range(1, tries + 1):
         grid = random_grid(rng, n, m, density)
@@ -135,6 +175,62 @@ def generate(n: int, m: int, steps: tuple | None = None, density: float = 0.5, s
         if found is not None and within(found, steps):
             return check(Made(n, m, grid, found, "rejection", k))
     raise GenerateError(f"no simple {n}x{m} grid{_wanted(steps)} among {tries} random grids; try more --tries")
+
+
+def energy(grid: Grid, n: int, m: int, steps: tuple | None) -> tuple:
+    """(E, difficulty in steps or None) of a grid for ``search``: E = 0 exactly when the grid is simple with
+    difficulty in ``steps``; for a simple grid outside the range, the steps it is short of (or over) the
+    range, less (plus) the share of cells still unknown on the way, so that slower grids count as closer
+    (harder); for a grid local logic does not solve, n·m + 2 plus the cells it leaves unknown."""
+    cells = n * m
+    board, halves = logic.Board(n, m), []
+    logic.settle(board, *grid_clues(grid, n, m), halves=halves)
+    if board.known < cells:
+        return cells + 2 + cells - board.known, None
+    found = halves.index(cells) + 1
+    lo, hi = steps if steps is not None else (0, None)
+    slow = sum(cells - h for h in halves[: found - 1]) / (cells * (found + 1))  # in [0, 1)
+    if found < lo:
+        return lo - found - slow, found
+    if hi is not None and found > hi:
+        return found - hi + slow, found
+    return 0.0, found
+
+
+def _density_ratio(density: float, filling: bool) -> float:
+    """How much more likely at ``density`` the grid is after filling (``filling``) or emptying one cell."""
+    if density in (0.0, 1.0):
+        return math.inf if filling == (density == 1.0) else 0.0
+    return density / (1 - density) if filling else (1 - density) / density
+
+
+def _accept(rng: random.Random, ratio: float, rise: float) -> bool:
+    """Metropolis: accept a move with probability min(1, ratio · exp(-rise / TEMPERATURE))."""
+    if ratio == 0.0 or ratio == math.inf:
+        return ratio == math.inf
+    x = math.log(ratio) - rise / TEMPERATURE
+    return x >= 0 or rng.random() < math.exp(x)
+
+
+def search(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int) -> Made:
+    """The first grid of energy 0 that the Metropolis walk of the module docstring meets within ``tries`` grids."""
+    rng = random.Random(seed)
+    grid, k = random_grid(rng, n, m, density), 1
+    e, found = energy(grid, n, m, steps)
+    while e > 0:
+        if k >= tries:
+            raise GenerateError(f"no simple {n}x{m} grid{_wanted(steps)} in a search of {tries} grids; try more --tries")
+        k += 1
+        if k % WALK_MOVES == 0:
+            grid = random_grid(rng, n, m, density)
+            e, found = energy(grid, n, m, steps)
+            continue
+        cell = rng.randrange(n * m)
+        new = grid ^ 1 << cell
+        f, new_found = energy(new, n, m, steps)
+        if _accept(rng, _density_ratio(density, bool(new >> cell & 1)), f - e):
+            grid, e, found = new, f, new_found
+    return check(Made(n, m, grid, found, "search", k))
 
 
 def _wanted(steps) -> str:
