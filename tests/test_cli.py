@@ -135,3 +135,17 @@ def test_slow_steps_are_announced_once_they_take_a_second(capsys):
     with said_if_slow("compiling", quiet=True, seconds=0.01):
         time.sleep(0.1)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [None, *__import__("localcount.cli", fromlist=["COMMANDS"]).COMMANDS])
+def test_every_command_says_a_usage_error_in_one_line(command, capsys):
+    """argparse's own errors (an unknown option, a missing argument) follow the rule: exit 2, one line."""
+    from localcount.cli import parser_for
+
+    ap, _ = parser_for([command] if command else [])
+    with pytest.raises(SystemExit) as stop:
+        ap.parse_args(["--no-such-option"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("localcount: error: ") and err.rstrip().endswith("(see --help)")
+    assert "--no-such-option" in err or "required" in err

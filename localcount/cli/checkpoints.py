@@ -7,12 +7,12 @@ import os
 
 from ..orchestration.checkpoint import default_dir
 from ..orchestration.status import merge, status
-from ..util.messages import say
+from ..util.messages import Parser, say
 
 
 def parser(command: str) -> argparse.ArgumentParser:
     """The arguments of ``merge`` or ``status``."""
-    p = argparse.ArgumentParser(prog=f"python -m localcount {command}")
+    p = Parser(prog=f"python -m localcount {command}")
     if command == "merge":
         p.add_argument("paths", nargs="+", help="checkpoint directories or files")
         return p

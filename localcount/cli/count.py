@@ -28,7 +28,7 @@ from ..orchestration.checkpoint import ENV_DIR, CheckpointError, default_dir
 from ..orchestration.cluster import ClusterError
 from ..orchestration.groups import group_shards, parse_group
 from ..orchestration.runner import Stopped, run, setup_logging
-from ..util.messages import format_seconds, say
+from ..util.messages import Parser, format_seconds, say
 from .common import (
     UsageError,
     add_cluster_options,
@@ -53,7 +53,7 @@ REFUSE_SECONDS = 365 * 86400.0
 
 def parser() -> argparse.ArgumentParser:
     """The count command's arguments."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m localcount",
         description="Count the n x m nonogram grids that local (line-by-line) logic solves.",
         epilog=(

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..puzzle import design, formats, generate, logic, pictures
 from ..puzzle.model import Puzzle, from_grid
-from ..util.messages import say
+from ..util.messages import Parser, say
 from .puzzles import emit, plural, write_picture
 
 
@@ -37,7 +37,7 @@ def _common(ap: argparse.ArgumentParser) -> None:
 
 def generate_parser() -> argparse.ArgumentParser:
     """The arguments of ``generate``."""
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="python -m localcount generate",
         description="A random simple (locally solvable) puzzle of n rows and m columns. Drawn uniformly from the "
         "simple grids of the asked difficulty (at density 0.5) by rejection, or, if that finds none, by a local "
@@ -113,7 +113,7 @@ def generate_main(argv) -> int:
 
 def design_parser() -> argparse.ArgumentParser:
     """The arguments of ``design``."""
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="python -m localcount design",
         description="A simple (locally solvable) puzzle that looks like a picture: the picture scaled to the grid "
         "and thresholded, then as few cells changed as local logic needs (see docs/making.md).",

@@ -26,7 +26,7 @@ from ..puzzle.colour import ColourPuzzle
 from ..puzzle.sat import search_sat, solve_auto
 from ..puzzle.model import Puzzle, PuzzleError
 from ..util.files import write_atomic
-from ..util.messages import say
+from ..util.messages import Parser, say
 
 
 def load(source: str, fmt: str | None = None) -> Puzzle:
@@ -88,7 +88,7 @@ def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> ob
 
 def solve_parser() -> argparse.ArgumentParser:
     """The arguments of ``solve``."""
-    ap = argparse.ArgumentParser(prog="python -m localcount solve", description="Solve one puzzle: local logic, then a complete search.")
+    ap = Parser(prog="python -m localcount solve", description="Solve one puzzle: local logic, then a complete search.")
     ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
     ap.add_argument("--format", choices=formats.FORMATS, help="the file's format (default: from its suffix or content)")
     ap.add_argument("--trace", action="store_true", help="list every deduction of local logic, line by line")
@@ -113,7 +113,7 @@ def solve_parser() -> argparse.ArgumentParser:
 
 def explain_parser() -> argparse.ArgumentParser:
     """The arguments of ``explain``."""
-    ap = argparse.ArgumentParser(prog="python -m localcount explain", description="Clues of a grid and what local logic makes of them.")
+    ap = Parser(prog="python -m localcount explain", description="Clues of a grid and what local logic makes of them.")
     ap.add_argument("--grid", required=True, help="rows of 0/1 separated by '/', e.g. 1010/0100/1010/0011")
     ap.add_argument("--replay", action="store_true", help="draw the grid after every step")
     return ap
@@ -121,12 +121,12 @@ def explain_parser() -> argparse.ArgumentParser:
 
 def examples_parser() -> argparse.ArgumentParser:
     """The arguments of ``examples``."""
-    return argparse.ArgumentParser(prog="python -m localcount examples", description="List the shipped puzzles.")
+    return Parser(prog="python -m localcount examples", description="List the shipped puzzles.")
 
 
 def convert_parser() -> argparse.ArgumentParser:
     """The arguments of ``convert``."""
-    ap = argparse.ArgumentParser(prog="python -m localcount convert", description="Convert a puzzle between formats.")
+    ap = Parser(prog="python -m localcount convert", description="Convert a puzzle between formats.")
     ap.add_argument("source", help="a puzzle file, '-' for stdin, or a shipped example's name")
     ap.add_argument("--to", required=True, choices=formats.FORMATS, help="the output format")
     ap.add_argument("--format", choices=formats.FORMATS, help="the input format (default: guessed)")

@@ -19,7 +19,7 @@ from ..engines.stats.measures import format_json, format_table
 from ..orchestration.checkpoint import ENV_DIR, CheckpointError, default_dir
 from ..orchestration.cluster import ClusterError
 from ..orchestration.runner import Stopped, run, setup_logging
-from ..util.messages import say
+from ..util.messages import Parser, say
 from .common import UsageError, add_cluster_options, bar, check_jobs, cluster_args, parse_size, report_stop, workers
 
 #: Sizes up to this many cells run in this process without a checkpoint (4x5: about a second).
@@ -31,7 +31,7 @@ SYMMETRIES = ("flips", "none")
 
 def parser() -> argparse.ArgumentParser:
     """The stats command's arguments."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m localcount stats",
         description="Locally solvable, uniquely solvable and stuck-at-the-start grids of one size, and the "
         "rounds (every row, then every column) local logic needs: by enumerating every grid.",

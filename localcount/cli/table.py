@@ -30,7 +30,7 @@ from ..orchestration.checkpoint import CheckpointError, default_dir, work_and_ma
 from ..orchestration.cluster import ClusterError
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
-from ..util.messages import format_seconds, say
+from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import this_command
 from .common import UsageError, add_cluster_options, check_jobs, cluster_args, workers
 
@@ -60,7 +60,7 @@ def parse_sizes(text: str) -> list:
 
 def parser() -> argparse.ArgumentParser:
     """The table command's arguments."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m localcount table",
         description="Count every size n <= m of a range by two independent code paths; record the runs with "
         "their provenance in results/ and regenerate the files made from them.",

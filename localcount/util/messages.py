@@ -1,11 +1,12 @@
 """Messages for people: one line on stderr each, prefixed ``localcount:``; durations.
 
 stdout carries data only (counts, tables, puzzles); everything else goes
-through ``say``.
+through ``say``.  ``Parser``: argparse whose usage errors are one line too.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 
@@ -23,3 +24,14 @@ def format_seconds(s: float) -> str:
     if s < 3 * 86400:
         return f"{s / 3600:.1f} h"
     return f"{s / 86400:.0f} days"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr naming it (exit 2), not the usage text; --help has that."""
+
+    def error(self, message: str):
+        command = self.prog.split()[-1]
+        where = "" if command == "localcount" else f"{command}: "
+        say(f"error: {where}{message} (see --help)")
+        sys.exit(2)
+
