@@ -7,6 +7,12 @@ i is the column; for a column, i is the row).  A *Clue* is the tuple of the
 lengths of the maximal runs of 1s of a line, in order; an empty line has the
 empty clue ``()``.
 
+A *variant* names which runs the clues count.  ``nonogram``: every line's
+clue counts its runs of 1s.  ``yesnogram`` (OEIS A385862): a row's clue
+counts its runs of **0s** (``row_clue``), a column's its runs of 1s.  A
+yesnogram row with clue c is the complement of a nonogram row with clue c,
+so local logic on it is local logic on the complemented row.
+
 Bottom layer: pure Python, imports nothing from the project.
 """
 
@@ -15,6 +21,15 @@ from __future__ import annotations
 Grid = int
 Line = int
 Clue = tuple
+#: The puzzle families: which runs the row clues count (the column clues count runs of 1s in both).
+VARIANTS = ("nonogram", "yesnogram")
+
+
+def check_variant(variant: str) -> str:
+    """The variant, or ValueError naming the known ones."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    return variant
 
 
 def line_clue(line: Line, length: int) -> Clue:
@@ -27,6 +42,11 @@ def line_clue(line: Line, length: int) -> Clue:
         runs.append(run)
         line >>= run
     return tuple(runs)
+
+
+def row_clue(line: Line, length: int, variant: str = "nonogram") -> Clue:
+    """The clue of a row in a variant: its runs of 1s (nonogram) or of 0s (yesnogram)."""
+    return line_clue(~line & ((1 << length) - 1) if variant == "yesnogram" else line, length)
 
 
 def grid_rows(grid: Grid, n: int, m: int) -> list:
@@ -50,10 +70,10 @@ def grid_from_rows(rows, m: int) -> Grid:
     return sum(int(row) << (r * m) for r, row in enumerate(rows))
 
 
-def grid_clues(grid: Grid, n: int, m: int) -> tuple:
-    """(row clues, column clues) of a grid."""
+def grid_clues(grid: Grid, n: int, m: int, variant: str = "nonogram") -> tuple:
+    """(row clues, column clues) of a grid (in a variant: ``row_clue``)."""
     return (
-        tuple(line_clue(row, m) for row in grid_rows(grid, n, m)),
+        tuple(row_clue(row, m, variant) for row in grid_rows(grid, n, m)),
         tuple(line_clue(col, n) for col in grid_cols(grid, n, m)),
     )
 

@@ -4,6 +4,10 @@ It literally lists every line pattern with a given clue and applies the
 definition: a cell becomes known when every pattern fitting the clue and the
 known cells has the same value there; full passes over rows then columns
 repeat until a pass changes nothing.  Used only by the tests.
+
+``variant="yesnogram"``: a row's clue is the runs of its 0s (counted here
+with ``itertools.groupby``, not through ``localcount``), a column's the
+runs of its 1s; everything else is the same definition.
 """
 
 from __future__ import annotations
@@ -17,26 +21,35 @@ UNKNOWN = None
 
 
 @functools.lru_cache(maxsize=None)
-def all_patterns(length: int) -> dict:
-    """Every line of the given length (tuples of 0/1), grouped by clue."""
+def all_patterns(length: int, runs_of: int = 1) -> dict:
+    """Every line of the given length (tuples of 0/1), grouped by clue (the runs of ``runs_of``)."""
     groups: dict = {}
     for cells in itertools.product((0, 1), repeat=length):
-        clue = line_clue(sum(v << i for i, v in enumerate(cells)), length)
+        if runs_of == 1:
+            clue = line_clue(sum(v << i for i, v in enumerate(cells)), length)
+        else:
+            clue = tuple(len(list(run)) for v, run in itertools.groupby(cells) if v == runs_of)
         groups.setdefault(clue, []).append(cells)
     return groups
 
 
-def patterns(clue: tuple, length: int) -> list:
-    """Every line of the given length whose clue is ``clue``."""
-    return all_patterns(length).get(tuple(clue), [])
+def patterns(clue: tuple, length: int, runs_of: int = 1) -> list:
+    """Every line of the given length whose clue (runs of ``runs_of``) is ``clue``."""
+    return all_patterns(length, runs_of).get(tuple(clue), [])
+
+
+def row_runs(variant: str) -> int:
+    """What a row's clue counts: runs of 1s, or of 0s in a yesnogram."""
+    assert variant in ("nonogram", "yesnogram"), variant
+    return 0 if variant == "yesnogram" else 1
 
 
 @functools.lru_cache(maxsize=None)
-def line_step(clue: tuple, cells: tuple):
+def line_step(clue: tuple, cells: tuple, runs_of: int = 1):
     """New cells of one line (None = unknown), or None if no pattern fits."""
     fits = [
         pat
-        for pat in patterns(clue, len(cells))
+        for pat in patterns(clue, len(cells), runs_of)
         if all(c is UNKNOWN or c == v for c, v in zip(cells, pat))
     ]
     if not fits:
@@ -46,14 +59,14 @@ def line_step(clue: tuple, cells: tuple):
     )
 
 
-def solve_clues(row_clues, col_clues):
+def solve_clues(row_clues, col_clues, variant="nonogram"):
     """Local logic from all-unknown: ('solved'|'stuck'|'contradiction', cells)."""
-    n, m = len(row_clues), len(col_clues)
+    n, m, runs = len(row_clues), len(col_clues), row_runs(variant)
     cells = [[UNKNOWN] * m for _ in range(n)]
     while True:
         changed = False
         for r in range(n):
-            new = line_step(tuple(row_clues[r]), tuple(cells[r]))
+            new = line_step(tuple(row_clues[r]), tuple(cells[r]), runs)
             if new is None:
                 return "contradiction", cells
             if list(new) != cells[r]:
@@ -80,20 +93,29 @@ def known_mask(cells, m: int) -> int:
     )
 
 
-def solve_grid(grid: int, n: int, m: int):
+def clues_of(grid: int, n: int, m: int, variant="nonogram") -> tuple:
+    """(row clues, column clues) of a grid in a variant, from the naive run lists (``all_patterns``)."""
+    if variant == "nonogram":
+        return grid_clues(grid, n, m)
+    rows = [tuple(grid >> (r * m + c) & 1 for c in range(m)) for r in range(n)]
+    row_clues = tuple(tuple(len(list(run)) for v, run in itertools.groupby(row) if v == 0) for row in rows)
+    return row_clues, grid_clues(grid, n, m)[1]
+
+
+def solve_grid(grid: int, n: int, m: int, variant="nonogram"):
     """(status, known mask) of local logic on the clues of a grid."""
-    status, cells = solve_clues(*grid_clues(grid, n, m))
+    status, cells = solve_clues(*clues_of(grid, n, m, variant), variant)
     return status, known_mask(cells, m)
 
 
-def count(n: int, m: int) -> int:
+def count(n: int, m: int, variant="nonogram") -> int:
     """Number of n×m grids whose clues are locally solvable, by brute force."""
-    return sum(solve_grid(g, n, m)[0] == "solved" for g in range(1 << (n * m)))
+    return sum(solve_grid(g, n, m, variant)[0] == "solved" for g in range(1 << (n * m)))
 
 
-def rounds_to_solve(row_clues, col_clues):
+def rounds_to_solve(row_clues, col_clues, variant="nonogram"):
     """Rounds (every row, then every column) until solved, or None if local logic gets stuck."""
-    n, m = len(row_clues), len(col_clues)
+    n, m, runs = len(row_clues), len(col_clues), row_runs(variant)
     cells = [[UNKNOWN] * m for _ in range(n)]
     solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
     if solved():
@@ -103,7 +125,7 @@ def rounds_to_solve(row_clues, col_clues):
         rounds += 1
         before = [row[:] for row in cells]
         for r in range(n):
-            cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r])))
+            cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r]), runs))
         if solved():
             return rounds
         after_rows = [row[:] for row in cells]
@@ -117,9 +139,9 @@ def rounds_to_solve(row_clues, col_clues):
             return None
 
 
-def steps_to_solve(row_clues, col_clues):
+def steps_to_solve(row_clues, col_clues, variant="nonogram"):
     """Steps (a pass over every row, or over every column, rows first) until solved, or None if local logic gets stuck."""
-    n, m = len(row_clues), len(col_clues)
+    n, m, runs = len(row_clues), len(col_clues), row_runs(variant)
     cells = [[UNKNOWN] * m for _ in range(n)]
     solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
     if solved():
@@ -130,7 +152,7 @@ def steps_to_solve(row_clues, col_clues):
         before = [row[:] for row in cells]
         if steps % 2:
             for r in range(n):
-                cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r])))
+                cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r]), runs))
         else:
             for c in range(m):
                 new = line_step(tuple(col_clues[c]), tuple(before[r][c] for r in range(n)))
@@ -142,27 +164,30 @@ def steps_to_solve(row_clues, col_clues):
     return None
 
 
-def stuck_at_start(row_clues, col_clues) -> bool:
+def stuck_at_start(row_clues, col_clues, variant="nonogram") -> bool:
     """True when no line, alone with its clue, has a cell common to all its patterns."""
-    lines = [(clue, len(col_clues)) for clue in row_clues] + [(clue, len(row_clues)) for clue in col_clues]
-    return all(all(v is UNKNOWN for v in line_step(tuple(clue), (UNKNOWN,) * length)) for clue, length in lines)
+    runs = row_runs(variant)
+    lines = [(clue, len(col_clues), runs) for clue in row_clues] + [(clue, len(row_clues), 1) for clue in col_clues]
+    return all(
+        all(v is UNKNOWN for v in line_step(tuple(clue), (UNKNOWN,) * length, of)) for clue, length, of in lines
+    )
 
 
-def stats(n: int, m: int) -> dict:
+def stats(n: int, m: int, variant="nonogram") -> dict:
     """Every measure of ``localcount.engines.stats`` by brute force: a dictionary from clue pairs to grids."""
     by_clues: dict = {}
     for g in range(1 << (n * m)):
-        by_clues.setdefault(grid_clues(g, n, m), []).append(g)
+        by_clues.setdefault(clues_of(g, n, m, variant), []).append(g)
     out = {"grids": 1 << (n * m), "solvable": 0, "unique": 0, "stuck_start": 0, "rounds": {}, "steps": {}}
     for clues, grids in by_clues.items():
-        k = rounds_to_solve(*clues)
+        k = rounds_to_solve(*clues, variant)
         if len(grids) == 1:
             out["unique"] += 1
         if k is not None:
             out["solvable"] += len(grids)
             out["rounds"][k] = out["rounds"].get(k, 0) + len(grids)
-            steps = steps_to_solve(*clues)
+            steps = steps_to_solve(*clues, variant)
             out["steps"][steps] = out["steps"].get(steps, 0) + len(grids)
-        elif stuck_at_start(*clues):
+        elif stuck_at_start(*clues, variant):
             out["stuck_start"] += len(grids)
     return out

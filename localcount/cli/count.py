@@ -85,6 +85,12 @@ def parser() -> argparse.ArgumentParser:
         "there; auto (default): thin for 2 x m and m x 2 with m > 13, else grid",
     )
     p.add_argument(
+        "--variant",
+        default="nonogram",
+        help="nonogram (default) or yesnogram: row clues count the runs of 0s, column clues the runs of 1s "
+        "(OEIS A385862; symmetry flips or none)",
+    )
+    p.add_argument(
         "--thin-rows",
         choices=["table", "word"],
         default="table",
@@ -110,7 +116,7 @@ def parser() -> argparse.ArgumentParser:
 #: Options that take a value: a negative number after one of them is that value.
 _VALUED = {
     "-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry", "--scheduler", "--dask-local",
-    "--method", "--thin-rows",
+    "--method", "--thin-rows", "--variant",
 }  # fmt: skip
 
 
@@ -167,7 +173,7 @@ def _layout(n, m, args):
     symmetry = "none" if args.no_symmetry else args.symmetry
     checkpointed = _explicit(args, args.shard, args.scheduler or args.dask_local)
     try:
-        return registry.count_layout(n, m, args.method, symmetry, args.shard_bits, args.thin_rows, checkpointed)
+        return registry.count_layout(n, m, args.method, symmetry, args.shard_bits, args.thin_rows, checkpointed, args.variant)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
@@ -204,6 +210,11 @@ def _run(lay, group, args, dask=None) -> int:
     return _run_in_process(lay, jobs, est, args.quiet)
 
 
+def _grids(lay) -> str:
+    """'grids', or 'yesnogram grids' for a yesnogram run."""
+    return "grids" if lay.variant == "nonogram" else f"{lay.variant} grids"
+
+
 def _announce(lay, est, jobs: int, fraction: float = 1.0, what: str = "threads") -> None:
     if est is not None and est * fraction > ANNOUNCE_SECONDS:
         say(f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
@@ -221,7 +232,7 @@ def _run_in_process(lay, jobs: int, est, quiet: bool) -> int:
     if not quiet:
         method = f" ({lay.method} method)" if lay.method else ""
         say(
-            f"{n}x{m}: {total} of 2^{n * m} grids locally solvable{method}; "
+            f"{n}x{m}: {total} of 2^{n * m} {_grids(lay)} locally solvable{method}; "
             f"{time.perf_counter() - start:.2f} s on {threads} thread{'s' if threads != 1 else ''}"
         )
     return 0
@@ -262,6 +273,6 @@ def _run_sharded(lay, group, jobs: int, est, args, dask=None) -> int:
             f"{lay.shards} shards, recorded in {out.path}); add up all groups with: python -m localcount merge DIR..."
         )
     else:
-        say(f"{n}x{m}: {out.total} of 2^{n * m} grids locally solvable")
+        say(f"{n}x{m}: {out.total} of 2^{n * m} {_grids(lay)} locally solvable")
     say(f"{wall:.2f} s on {jobs} {what}{where}; checkpoint {out.path}")
     return 0

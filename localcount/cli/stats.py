@@ -11,6 +11,7 @@ same command resumes after any stop.  Exit status as for the count: 0 done,
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 
@@ -48,6 +49,8 @@ def parser() -> argparse.ArgumentParser:
         "first (an independent code path with the same results)",
     )
     p.add_argument("--symmetry", choices=SYMMETRIES, default="flips", help="flips (default) or none (every grid)")
+    p.add_argument("--variant", default="nonogram", help="nonogram (default) or yesnogram: row clues count the runs "
+                   "of 0s (the JSON then has \"variant\": \"yesnogram\")")  # fmt: skip
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
     p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--depth", type=int, default=None, help="shards fix the clues of this many rows (default: automatic)")
@@ -61,7 +64,7 @@ def main(argv) -> int:
     try:
         n, m = parse_size(args.size)
         check_jobs(args.jobs)
-        lay = registry.engine("stats").make(n, m, args.depth, args.path, args.symmetry)
+        lay = registry.engine("stats").make(n, m, args.depth, args.path, args.symmetry, args.variant)
         dask = cluster_args(args)
     except (UsageError, ValueError) as err:
         say(f"error: {err}")
@@ -80,10 +83,18 @@ def main(argv) -> int:
     except KeyboardInterrupt:
         say("interrupted")
         return 130
-    print(format_json(result) if args.json else format_table(result), flush=True)
+    print(_json(result, lay.variant) if args.json else format_table(result), flush=True)
     if not args.quiet:
-        say(f"{n}x{m} stats ({args.path}, {args.symmetry}): {time.perf_counter() - start:.2f} s on {where}")
+        what = "stats" if lay.variant == "nonogram" else f"{lay.variant} stats"
+        say(f"{n}x{m} {what} ({args.path}, {args.symmetry}): {time.perf_counter() - start:.2f} s on {where}")
     return 0
+
+
+def _json(result, variant: str) -> str:
+    """``format_json``, with the variant first for a yesnogram (a nonogram's JSON is as it always was)."""
+    if variant == "nonogram":
+        return format_json(result)
+    return json.dumps({"variant": variant, **json.loads(format_json(result))})
 
 
 def _sharded(lay, jobs, args, dask=None):

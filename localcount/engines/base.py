@@ -66,6 +66,8 @@ class Layout:
     kind: ClassVar[str] = "count"
     #: The counter's name in messages when it is not the general kernel, e.g. "thin".
     method: ClassVar[str] = ""
+    #: The puzzle family counted (``clues.VARIANTS``); engines that count yesnograms make it a field.
+    variant = "nonogram"
     n: int
     m: int
 

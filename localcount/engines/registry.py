@@ -7,13 +7,14 @@ adds its package and one line here; ``count_layout``, ``table_paths`` and
 ``stats_paths`` are the policy that the count command, ``table`` and the
 scripts share.
 
-Imports ``engines.base`` and ``lines`` (its constants) at import time; the engines' layout modules when asked.
+Imports ``engines.base``, ``clues`` and ``lines`` (its constants) at import time; the engines' layout modules when asked.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from ..clues import check_variant
 from ..lines import TABLE_MAX_LEN
 from .base import check_size
 
@@ -56,15 +57,19 @@ def tiny_preferred(n: int, m: int) -> bool:
     return engine("tiny").takes(n, m)
 
 
-def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, thin_rows: str = "table", checkpointed=False):
+def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, thin_rows: str = "table", checkpointed=False,
+                 variant: str = "nonogram"):  # fmt: skip
     """The layout of the count command's run of n×m; ValueError (a usage error) if the options do not fit.
 
     ``auto`` picks the tiny counter only for runs in this process (not ``checkpointed``), so a
-    checkpointed run keeps the layout, key and files it always had.
+    checkpointed run keeps the layout, key and files it always had.  Yesnograms (``variant``):
+    the tiny counter or the general kernel (``yesnogram_layout``).
     """
     check_size(n, m)
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if check_variant(variant) != "nonogram":
+        return yesnogram_layout(n, m, method, symmetry, bits, checkpointed)
     if method == "tiny" or (method == "auto" and symmetry == "auto" and not checkpointed and tiny_preferred(n, m)):
         if symmetry == "square":
             raise ValueError("the tiny method's symmetry is flips or none, not square")
@@ -77,6 +82,24 @@ def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=Non
         group = "none" if symmetry in ("none", False) else "flips"
         return engine("thin").make(max(n, m), bits, thin_rows, group)
     return engine("grid").make(n, m, bits, symmetry)
+
+
+def yesnogram_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=None, checkpointed=False):
+    """The count command's run of n×m yesnograms: tiny or grid with the flips (or none), never thin.
+
+    Rows longer than the line tables are counted as the m×n yesnograms (``auto`` only): the
+    same number, since a grid is locally solvable iff its complement-transpose is.
+    """
+    if method == "thin":
+        raise ValueError("the thin method counts nonograms only; yesnograms use the grid or tiny method")
+    if symmetry == "square":
+        raise ValueError("a yesnogram's symmetry is flips or none, not square")
+    group = "none" if symmetry in ("none", False) else "flips"
+    if method == "tiny" or (method == "auto" and symmetry == "auto" and not checkpointed and tiny_preferred(n, m)):
+        return engine("tiny").make(n, m, bits, group, "yesnogram")
+    if method == "auto" and m > TABLE_MAX_LEN >= n:
+        n, m = m, n
+    return engine("grid").make(n, m, bits, group, "yesnogram")
 
 
 def table_paths(n: int, m: int) -> list:

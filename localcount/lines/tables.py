@@ -11,6 +11,12 @@ With d = q ^ p the condition is d ⊆ ~k, so for each p the OR over all d ⊆ s
 (a subset-OR "zeta transform" over s) gives every k at once in O(L 2^L):
 the whole table costs O(L 4^L) numpy work instead of one pass per (p, k).
 Tables are flat ``uint16`` arrays indexed by ``p << L | k``.
+
+``row_table(L, variant)``: the table for a variant's rows.  A yesnogram row's
+clue counts its runs of 0s, so the rows fitting it are the complements of
+the nonogram rows fitting the same clue, and complementing every candidate
+keeps the differences q ^ p: its row p is updated as the nonogram row
+~p, ``row_table[p, k] = line_table[full ^ p, k]`` (the table's rows reversed).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import functools
 
 import numpy as np
 
-from ..clues import line_clue
+from ..clues import check_variant, line_clue
 from . import SPREAD_MAX_LEN, TABLE_MAX_LEN
 
 def clue_ids(length: int) -> np.ndarray:
@@ -55,6 +61,18 @@ def line_table(length: int) -> np.ndarray:
     table = np.ascontiguousarray(table).reshape(-1)
     table.flags.writeable = False
     return table
+
+
+@functools.lru_cache(maxsize=None)
+def row_table(length: int, variant: str = "nonogram") -> np.ndarray:
+    """The known-mask table for the rows of a variant (module doc): ``line_table`` for nonograms."""
+    table = line_table(length)
+    if check_variant(variant) == "nonogram":
+        return table
+    size = 1 << length
+    out = np.ascontiguousarray(table.reshape(size, size)[::-1]).reshape(-1)  # row p -> row full ^ p = size - 1 - p
+    out.flags.writeable = False
+    return out
 
 
 @functools.lru_cache(maxsize=None)

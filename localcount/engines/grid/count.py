@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, spread_table
+from ...clues import check_variant
+from ...lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, row_table, spread_table
 from ..base import GROUP_IDS, MAX_CELLS, check_size, symmetry_group  # noqa: F401 (MAX_CELLS: part of this API)
 from . import kernel, specialize
 
@@ -73,15 +74,24 @@ class Context:
 
 @functools.lru_cache(maxsize=16)
 def context(
-    n: int, m: int, table_max: int = TABLE_MAX_LEN, spread_max: int = SPREAD_MAX_LEN, specialized: bool | None = None
+    n: int,
+    m: int,
+    table_max: int = TABLE_MAX_LEN,
+    spread_max: int = SPREAD_MAX_LEN,
+    specialized: bool | None = None,
+    variant: str = "nonogram",
 ) -> Context:
     """Tables for counting n×m grids; lines longer than table_max use the line solvers (linesolve).
 
     ``specialized``: count with the kernel generated for n×m (None: when the
     size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
+    ``variant``: the rows' table is ``tables.row_table`` (the kernels only ever
+    update a row through it), so a yesnogram's rows need a table: m <= table_max.
     """
     check_size(n, m)
     flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
+    if check_variant(variant) != "nonogram" and not flags[0]:
+        raise ValueError(f"{variant} rows need a line table (at most {table_max} cells), not {m}: count {m}x{n} instead")
     columns = specialize.column_mode(n, m, table_max, spread_max)
     can = columns is not None
     if specialized is None:
@@ -91,7 +101,7 @@ def context(
     return Context(
         n,
         m,
-        line_table(m) if flags[0] else _NO_TABLE,
+        row_table(m, variant) if flags[0] else _NO_TABLE,
         line_table(n) if flags[1] else _NO_TABLE,
         spread_table(n, m) if flags[2] else _NO_SPREAD,
         spread_table(m, n) if flags[3] else _NO_SPREAD,
@@ -213,7 +223,7 @@ def count(
     return total
 
 
-def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=None) -> tuple:
+def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=None, variant: str = "nonogram") -> tuple:
     """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about BATCH_SECONDS.
 
     ``progress(grids_done)``; ``estimate``: expected wall time on ``jobs`` threads, if known.
@@ -223,7 +233,7 @@ def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=
     threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
     numba.set_num_threads(threads)
     if n * m == 0:
-        return count(n, m, symmetry=symmetry), threads
+        return count(n, m, symmetry=symmetry, variant=variant), threads
     p = plan(n, m)
     batch = 64
     if estimate is not None:
@@ -234,4 +244,4 @@ def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=
         if progress is not None:
             progress(done << p.inner_bits)
 
-    return count(n, m, symmetry=symmetry, batch=batch, progress=units_done), threads
+    return count(n, m, symmetry=symmetry, batch=batch, progress=units_done, variant=variant), threads

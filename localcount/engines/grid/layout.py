@@ -6,6 +6,14 @@ top bits, so a shard is a set of border values and composes with the
 symmetry reduction: the symmetry-weighted counts of the shards add up to the
 exact total.  Shards never talk to each other; any shard can be re-run alone.
 
+Yesnograms (``variant``): the same kernel with the rows' table of
+``lines.tables.row_table``; keys and code paths end in ``-yes`` (nonogram
+keys are unchanged).  Their symmetry group is the flips or none: V and H
+keep rows as rows and reverse lines, and reversing a line reverses its runs
+of 0s as well as its runs of 1s, so the argument of ``kernel`` holds line by
+line; the transposition T turns rows into columns, whose clues count the
+other value, so the square's group does not keep the family.
+
 No numba here: the kernels are imported when a shard is computed.
 """
 
@@ -14,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...clues import check_variant
+from ...lines import TABLE_MAX_LEN
 from ..base import GROUP_IDS, Layout, check_size, symmetry_group
 
 #: Bump when a change to the counting logic could change a shard's count:
@@ -29,7 +39,9 @@ DEFAULT_MAX_SHARD_BITS = 20
 MAX_SHARD_BITS = 24
 #: Key suffix of each symmetry group (shard counts differ between groups).
 _SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
-_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)$")
+_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)(-yes)?$")
+#: Key and code-path suffix of each variant.
+VARIANT_SUFFIX = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def default_bits(n: int, m: int) -> int:
@@ -47,16 +59,25 @@ class GridLayout(Layout):
     bits: int  # 2^bits shards
     symmetry: str = "flips"  # the group: "none", "flips" or "square" (symmetry_group)
     version: int = LOGIC_VERSION
+    variant: str = "nonogram"  # clues.VARIANTS
 
     @classmethod
-    def make(cls, n: int, m: int, bits: int | None = None, symmetry=True) -> GridLayout:
+    def make(cls, n: int, m: int, bits: int | None = None, symmetry=True, variant: str = "nonogram") -> GridLayout:
         """The checked layout of n×m with 2^bits shards (default: ``default_bits``); ``symmetry`` as for ``count.count``."""
         check_size(n, m)
         if bits is None:
             bits = default_bits(n, m)
         if not 0 <= bits <= min(n * m, MAX_SHARD_BITS):
             raise ValueError(f"shard bits must be between 0 and {min(n * m, MAX_SHARD_BITS)} for {n}x{m}, got {bits}")
-        return cls(n, m, bits, symmetry_group(n, m, symmetry))
+        if check_variant(variant) == "nonogram":
+            return cls(n, m, bits, symmetry_group(n, m, symmetry))
+        group = "flips" if symmetry in (True, "auto") else symmetry_group(n, m, symmetry)
+        if group == "square":
+            raise ValueError("a yesnogram's symmetry is flips or none, not square (module doc)")
+        if m > TABLE_MAX_LEN and n * m:
+            raise ValueError(f"yesnogram rows of more than {TABLE_MAX_LEN} cells need the line solver; count {m}x{n}: "
+                             f"the same number (a grid is solvable iff its complement-transpose is)")  # fmt: skip
+        return cls(n, m, bits, group, variant=variant)
 
     @classmethod
     def from_key(cls, key: str):
@@ -64,19 +85,29 @@ class GridLayout(Layout):
         match = _KEY.match(key)
         if not match:
             return None
-        n, m, version, bits, suffix = match.groups()
+        n, m, version, bits, suffix, yes = match.groups()
         group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(bits), group, int(version))
+        return cls(int(n), int(m), int(bits), group, int(version), "yesnogram" if yes else "nonogram")
 
     @property
     def key(self) -> str:
-        """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym'."""
-        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
+        """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym' ('5x6-v1-s8-sym-yes')."""
+        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def code_path(self) -> str:
         """What makes two runs independent (orientation and group, not shard bits): e.g. '5x6-sym'."""
-        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}"
+        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+
+    @property
+    def title(self) -> str:
+        """E.g. '7x7' or '5x6-yes'."""
+        return f"{self.n}x{self.m}{VARIANT_SUFFIX[self.variant]}"
+
+    @property
+    def options(self) -> str:
+        """The count command's options for this layout after the size."""
+        return " --variant yesnogram" if self.variant == "yesnogram" else ""
 
     @property
     def shards(self) -> int:
@@ -94,7 +125,7 @@ class GridLayout(Layout):
             return 1  # the one empty grid: one shard, solved
         from .count import count_unit, plan
 
-        return count_unit(plan(self.n, self.m, self.bits), shard, self.symmetry)
+        return count_unit(plan(self.n, self.m, self.bits), shard, self.symmetry, variant=self.variant)
 
     def warm(self, parallel: bool = False) -> None:
         """Compile or load the kernels of this size: one enumeration index each."""
@@ -103,21 +134,21 @@ class GridLayout(Layout):
         from .count import count_unit, count_units, plan
 
         tiny = plan(self.n, self.m, unit_prefix_bits=self.n * self.m)
-        count_unit(tiny, 0, self.symmetry)
+        count_unit(tiny, 0, self.symmetry, variant=self.variant)
         if parallel:
-            count_units(tiny, [0], self.symmetry, parallel=True)
+            count_units(tiny, [0], self.symmetry, parallel=True, variant=self.variant)
 
     def estimate_one_core(self) -> float:
         """Expected seconds of the whole layout on one core (compile excluded)."""
         from .count import estimate_seconds
 
-        return estimate_seconds(self.n, self.m, self.symmetry, parallel=False)
+        return estimate_seconds(self.n, self.m, self.symmetry, parallel=False, variant=self.variant)
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, threads): numba threads over units of work, in batches of about BATCH_SECONDS."""
         from .count import count_threaded
 
-        return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate)
+        return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate, self.variant)
 
     def shard_work(self):
         """Enumeration indices each shard really visits, as an array over shards.

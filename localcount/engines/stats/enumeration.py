@@ -12,7 +12,8 @@ from .prepare import check_stats_size, default_depth, oriented, prepare, shard_c
 SYMMETRIES = {"flips": GROUP_IDS["flips"], "none": GROUP_IDS["none"]}
 
 
-def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "flips", depth: int | None = None, parallel: bool = True) -> np.ndarray:
+def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "flips", depth: int | None = None, parallel: bool = True,
+                 variant: str = "nonogram") -> np.ndarray:  # fmt: skip
     """The output vectors of the given shards, one row each (``kernel``; add the rows for the total)."""
     check_stats_size(n, m)
     if symmetry not in SYMMETRIES:
@@ -27,7 +28,7 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
         out = np.zeros((len(arr), out_width), np.int64)
         out[:, [GRIDS, SOLVABLE, UNIQUE, HIST, steps_at(n, m)]] = 1
         return out
-    prep = prepare(rows, cols)
+    prep = prepare(rows, cols, variant)
     if not 0 <= depth <= rows:
         raise ValueError(f"depth must be between 0 and {rows}, got {depth}")
     total = prep.clues**depth
@@ -42,17 +43,20 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
     return out
 
 
-def stats_vector(n: int, m: int, path: str = "rows", symmetry: str = "flips", depth: int | None = None) -> tuple:
+def stats_vector(n: int, m: int, path: str = "rows", symmetry: str = "flips", depth: int | None = None,
+                 variant: str = "nonogram") -> tuple:  # fmt: skip
     """The summed output vector of every shard of n×m (numba threads over shards), as Python ints."""
     check_stats_size(n, m)
     if n * m == 0:
-        return tuple(int(v) for v in stats_shards(n, m, [0], path, symmetry)[0])
+        return tuple(int(v) for v in stats_shards(n, m, [0], path, symmetry, variant=variant)[0])
     if depth is None:
         depth = default_depth(n, m, path)
-    vec = stats_shards(n, m, np.arange(shard_count(n, m, path, depth)), path, symmetry, depth).sum(axis=0, dtype=object)
+    shards = np.arange(shard_count(n, m, path, depth))
+    vec = stats_shards(n, m, shards, path, symmetry, depth, variant=variant).sum(axis=0, dtype=object)
     return tuple(int(v) for v in vec)
 
 
-def stats(n: int, m: int, *, path: str = "rows", symmetry: str = "flips", depth: int | None = None) -> Stats:
+def stats(n: int, m: int, *, path: str = "rows", symmetry: str = "flips", depth: int | None = None,
+          variant: str = "nonogram") -> Stats:  # fmt: skip
     """Every measure of n×m in this process (numba threads over shards)."""
-    return from_vector(n, m, stats_vector(n, m, path, symmetry, depth))
+    return from_vector(n, m, stats_vector(n, m, path, symmetry, depth, variant))

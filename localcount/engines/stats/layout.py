@@ -1,7 +1,9 @@
 """The stats enumeration's runs: shard s fixes the clues of ``depth`` rows (see ``kernel``).
 
 A shard's value is the output vector of ``measures.VECTOR`` and the round
-histogram; a run's result is a checked ``measures.Stats``.  No numba here.
+histogram; a run's result is a checked ``measures.Stats``.  Yesnograms
+(``variant``, ``prepare``): keys and code paths end in ``-yes``; the flips
+keep the family (``engines.grid.layout``).  No numba here.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...clues import check_variant
 from ..base import Layout
 from .measures import Stats, format_json, from_vector, width
 
@@ -17,7 +20,8 @@ from .measures import Stats, format_json, from_vector, width
 STATS_VERSION = 2  # 2: the step histogram (version 1 vectors, without it, still read)
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
-_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)$")
+_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)(-yes)?$")
+_VARIANT = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def _fibonacci(k: int) -> int:
@@ -39,9 +43,11 @@ class StatsLayout(Layout):
     path: str = "rows"  # "rows" or "transposed" (prepare.PATHS)
     symmetry: str = "flips"  # "flips" or "none"
     version: int = STATS_VERSION
+    variant: str = "nonogram"
 
     @classmethod
-    def make(cls, n: int, m: int, depth: int | None = None, path: str = "rows", symmetry: str = "flips") -> StatsLayout:
+    def make(cls, n: int, m: int, depth: int | None = None, path: str = "rows", symmetry: str = "flips",
+             variant: str = "nonogram") -> StatsLayout:  # fmt: skip
         """A checked layout (default depth: ``prepare.default_depth``); ValueError if stats cannot do n×m."""
         from .prepare import PATHS, check_stats_size, default_depth
 
@@ -55,7 +61,7 @@ class StatsLayout(Layout):
         rows = m if path == "transposed" else n
         if not 0 <= depth <= rows:
             raise ValueError(f"depth must be between 0 and {rows} for {n}x{m} ({path}), got {depth}")
-        return cls(n, m, depth, path, symmetry)
+        return cls(n, m, depth, path, symmetry, variant=check_variant(variant))
 
     @classmethod
     def from_key(cls, key: str):
@@ -63,25 +69,26 @@ class StatsLayout(Layout):
         match = _KEY.match(key)
         if not match:
             return None
-        n, m, version, depth, path, suffix = match.groups()
+        n, m, version, depth, path, suffix, yes = match.groups()
         path = {v: k for k, v in _PATH_SUFFIX.items()}[path]
         group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(depth), path, group, int(version))
+        return cls(int(n), int(m), int(depth), path, group, int(version), "yesnogram" if yes else "nonogram")
 
     @property
     def key(self) -> str:
         """Name of the layout, used for checkpoint files: e.g. '5x5-stats1-d2-rows-sym'."""
-        return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}"
+        tail = f"{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{tail}"
 
     @property
     def code_path(self) -> str:
         """What makes two runs independent (orientation and group, not depth): e.g. '5x5-stats-rows-sym'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
 
     @property
     def title(self) -> str:
         """E.g. '5x5-stats-rows'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{_VARIANT[self.variant]}"
 
     @property
     def clues(self) -> int:
@@ -133,7 +140,7 @@ class StatsLayout(Layout):
         """One shard's vector (serial kernel, in this process)."""
         from .enumeration import stats_shards
 
-        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, parallel=False)[0]
+        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant)[0]
         return tuple(int(v) for v in vec)
 
     def warm(self, parallel: bool = False) -> None:
@@ -142,7 +149,7 @@ class StatsLayout(Layout):
 
         rows = self.m if self.path == "transposed" else self.n
         for threaded in (False, True) if parallel else (False,):
-            stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, parallel=threaded)
+            stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, threaded, self.variant)
 
     def solvable(self, total) -> int:
         """The locally solvable grids of the enumeration."""
@@ -156,7 +163,7 @@ class StatsLayout(Layout):
 
         threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
         numba.set_num_threads(threads)
-        total = stats_vector(self.n, self.m, self.path, self.symmetry, self.depth)
+        total = stats_vector(self.n, self.m, self.path, self.symmetry, self.depth, self.variant)
         if progress is not None:
             progress(self.shards * self.grids_per_shard)
         return total, threads

@@ -1,6 +1,15 @@
 """What the stats enumeration needs for one size, before any kernel runs: clue ids, patterns, tables, depth.
 
 numpy only (the line tables of ``lines.tables``); ``enumeration`` runs the kernels on it.
+
+Yesnograms (``variant``): a row's clue counts its runs of 0s, so the row
+patterns of clue id c are the complements of the nonogram ones and the rows'
+table is ``tables.row_table``; the kernel reads rows only through these.
+The ``transposed`` path of a yesnogram enumerates the m×n yesnograms,
+columns first: a grid's complement-transpose has the grid's column clues
+as row clues (runs of 0s of a complemented column are its runs of 1s) and
+vice versa, so local logic on it is the grid's with rows and columns
+swapped, and every measure agrees.
 """
 
 from __future__ import annotations
@@ -10,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...clues import line_clue
+from ...clues import check_variant, row_clue
 from ...lines import TABLE_MAX_LEN
-from ...lines.tables import clue_ids, line_table, spread_table
+from ...lines.tables import clue_ids, line_table, row_table, spread_table
 from ..base import check_size
 
 PATHS = ("rows", "transposed")
@@ -51,10 +60,12 @@ def check_stats_size(n: int, m: int) -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def prepare(n: int, m: int) -> Prepared:
-    """Row patterns by clue, clue ids and line tables for enumerating n×m by row clues."""
+def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
+    """Row patterns by clue, clue ids and line tables for enumerating n×m by row clues (module doc)."""
     check_stats_size(n, m)
     rid = clue_ids(m)
+    if check_variant(variant) == "yesnogram":
+        rid = rid[::-1]  # row p has the clue id of the nonogram row full ^ p = 2^m - 1 - p
     C = int(rid.max()) + 1
     order = np.argsort(rid, kind="stable")
     counts = np.bincount(rid, minlength=C)
@@ -63,7 +74,7 @@ def prepare(n: int, m: int) -> Prepared:
     first = {}
     for p in range(1 << m):
         first.setdefault(int(rid[p]), p)
-    clue_of = {c: line_clue(p, m) for c, p in first.items()}
+    clue_of = {c: row_clue(p, m, variant) for c, p in first.items()}
     by_clue = {v: c for c, v in clue_of.items()}
     rev = np.array([by_clue[tuple(reversed(clue_of[c]))] for c in range(C)], np.int64)
     cid_n = clue_ids(n)
@@ -73,7 +84,7 @@ def prepare(n: int, m: int) -> Prepared:
     max_group = int(counts.max()) ** n
     if max_group > MAX_GROUP:
         raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than {MAX_GROUP}; try the transposed path")
-    tables = (line_table(m), line_table(n), spread_table(n, m), spread_table(m, n))
+    tables = (row_table(m, variant), line_table(n), spread_table(n, m), spread_table(m, n))
     return Prepared(n, m, pat_start, order.astype(np.uint64), rev, cid_n, base, max_group, tables)
 
 
@@ -85,7 +96,7 @@ def oriented(n: int, m: int, path: str) -> tuple:
 
 
 def default_depth(n: int, m: int, path: str = "rows") -> int:
-    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids."""
+    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids (any variant)."""
     rows, cols, _ = oriented(n, m, path)
     C = prepare(rows, cols).clues
     depth = 0

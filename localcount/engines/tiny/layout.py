@@ -4,7 +4,8 @@ A grid's index is its value (bit ``r*m + c`` is cell (r, c)); shard s holds
 the indices whose top ``bits`` bits are s.  With the group ``none`` every
 grid is propagated; with ``flips`` only the least grid of each orbit under
 the row and column reflections, weighted by its orbit's size
-(``propagate.orbit_weights``).  No numba anywhere in this engine.
+(``propagate.orbit_weights``).  Yesnograms: ``variant``, keys ending in
+``-yes``.  No numba anywhere in this engine.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...clues import check_variant
 from ..base import Layout, check_size
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
@@ -24,7 +26,8 @@ MAX_CELLS = 20
 MAX_LINE = 10
 #: Key suffix of each symmetry group.
 _SUFFIX = {"none": "all", "flips": "sym"}
-_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)$")
+_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)(-yes)?$")
+_VARIANT = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def takes(n: int, m: int) -> bool:
@@ -41,13 +44,14 @@ class TinyLayout(Layout):
     bits: int = 0
     symmetry: str = "flips"
     version: int = TINY_VERSION
+    variant: str = "nonogram"
     method: ClassVar[str] = "tiny"
     MAX_CELLS: ClassVar[int] = MAX_CELLS
     MAX_LINE: ClassVar[int] = MAX_LINE
     takes: ClassVar = staticmethod(takes)
 
     @classmethod
-    def make(cls, n: int, m: int, bits: int | None = None, symmetry="flips") -> TinyLayout:
+    def make(cls, n: int, m: int, bits: int | None = None, symmetry="flips", variant: str = "nonogram") -> TinyLayout:
         """A checked layout; ValueError if n×m is too large, its lines too long for the line tables, or the group unknown."""
         check_size(n, m)
         if not takes(n, m):
@@ -60,7 +64,7 @@ class TinyLayout(Layout):
             raise ValueError(f"shard bits must be between 0 and {n * m} for {n}x{m}, got {bits}")
         if symmetry not in _SUFFIX:
             raise ValueError(f"the tiny method's symmetry is flips or none, not {symmetry}")
-        return cls(n, m, bits, symmetry)
+        return cls(n, m, bits, symmetry, variant=check_variant(variant))
 
     @classmethod
     def from_key(cls, key: str):
@@ -70,27 +74,28 @@ class TinyLayout(Layout):
             return None
         n, m, version, bits = map(int, match.groups()[:4])
         group = {v: k for k, v in _SUFFIX.items()}[match.group(5)]
-        return cls(n, m, bits, group, version)
+        return cls(n, m, bits, group, version, "yesnogram" if match.group(6) else "nonogram")
 
     @property
     def key(self) -> str:
-        """E.g. '4x4-tiny1-s0-sym'."""
-        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}"
+        """E.g. '4x4-tiny1-s0-sym' ('4x4-tiny1-s0-sym-yes' for yesnograms)."""
+        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
 
     @property
     def code_path(self) -> str:
         """E.g. '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)."""
-        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}"
+        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
 
     @property
     def title(self) -> str:
         """E.g. '4x4-tiny'."""
-        return f"{self.n}x{self.m}-tiny"
+        return f"{self.n}x{self.m}-tiny{_VARIANT[self.variant]}"
 
     @property
     def options(self) -> str:
         """The count command's options for this counter."""
-        return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "")
+        variant = " --variant yesnogram" if self.variant == "yesnogram" else ""
+        return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "") + variant
 
     @property
     def shards(self) -> int:
@@ -109,7 +114,7 @@ class TinyLayout(Layout):
         if not 0 <= shard < self.shards:
             raise ValueError(f"shard {shard} is not one of the {self.shards} shards of {self.key}")
         lo = shard * self.grids_per_shard
-        return solved_count(self.n, self.m, lo, lo + self.grids_per_shard, flips=self.symmetry == "flips")
+        return solved_count(self.n, self.m, lo, lo + self.grids_per_shard, self.symmetry == "flips", self.variant)
 
     def warm(self, parallel: bool = False) -> None:
         """Nothing to compile."""

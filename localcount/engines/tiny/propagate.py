@@ -16,6 +16,9 @@ With ``flips``, only grids that are the least of their orbit under reversing
 the row order and each row's cells are propagated, each weighted by its
 orbit's size (4, 2 or 1): local solvability does not change under these
 reflections, and ranges of grid values can still be cut anywhere.
+
+Yesnograms (``variant``): the rows look up ``lines.tables.row_table``; the
+flips keep the family (``engines.grid.layout``).
 """
 
 from __future__ import annotations
@@ -24,14 +27,14 @@ import functools
 
 import numpy as np
 
-from ...lines.tables import line_table, spread_table
+from ...lines.tables import row_table, spread_table
 
 #: Grids looked at together: arrays of this many int64 (512 KiB each) stay in the cache
 #: (measured: 2^16 takes 0.05-0.1 s per 2^20 grids, 2^20 up to twice as long).
 CHUNK = 1 << 16
 
 
-def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False) -> int:
+def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False, variant: str = "nonogram") -> int:
     """How many of the n×m grids with value in [lo, hi) local logic solves (``flips``: counted by orbits)."""
     if n * m == 0:
         return hi - lo  # the one empty grid: solved
@@ -40,7 +43,7 @@ def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False) -> int:
         grids = np.arange(start, min(hi, start + CHUNK), dtype=np.int64)
         weights = orbit_weights(n, m, grids) if flips else np.ones_like(grids)
         keep = weights > 0
-        total += _solved(n, m, grids[keep], weights[keep])
+        total += _solved(n, m, grids[keep], weights[keep], variant)
     return total
 
 
@@ -99,8 +102,8 @@ def orbit_weights(n: int, m: int, grids: np.ndarray) -> np.ndarray:
 class _Lines:
     """One direction's lines: ``count`` lines of ``length`` cells, line i at bits ``i*length`` of its layout's word."""
 
-    def __init__(self, count: int, length: int, words: np.ndarray):
-        self.count, self.length = count, length
+    def __init__(self, count: int, length: int, words: np.ndarray, variant: str = "nonogram"):
+        self.count, self.length, self.variant = count, length, variant
         self.mask = (1 << length) - 1
         self.cells = [((words >> (i * length)) & self.mask) << length for i in range(count)]
         self._tables = None
@@ -110,7 +113,7 @@ class _Lines:
         """(line table, spread into the crossing word), built on first use."""
         if self._tables is None:
             spread = spread_table(self.count, self.length).astype(np.int64)
-            self._tables = line_table(self.length).astype(np.int64), spread
+            self._tables = row_table(self.length, self.variant).astype(np.int64), spread
         return self._tables
 
     def update(self, own: np.ndarray, crossing: np.ndarray) -> None:
@@ -125,9 +128,9 @@ class _Lines:
         self.cells = [cells[which] for cells in self.cells]
 
 
-def _solved(n: int, m: int, grids: np.ndarray, weights: np.ndarray) -> int:
-    """The summed weights of the grids (values, int64) that local logic solves."""
-    rows, cols = _Lines(n, m, grids), _Lines(m, n, permute(grids, transposed(n, m)))
+def _solved(n: int, m: int, grids: np.ndarray, weights: np.ndarray, variant: str = "nonogram") -> int:
+    """The summed weights of the grids (values, int64) that local logic solves (rows: ``variant``'s table)."""
+    rows, cols = _Lines(n, m, grids, variant), _Lines(m, n, permute(grids, transposed(n, m)))
     known_r, known_c = np.zeros_like(grids), np.zeros_like(grids)
     full = (1 << (n * m)) - 1
     solved = 0

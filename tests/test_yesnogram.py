@@ -1,0 +1,143 @@
+"""Yesnograms (rows count runs of 0s, columns runs of 1s): every engine against the naive reference.
+
+Published values: OEIS A385862 (Felgenhauer; uniquely solvable n×m yesnograms, A(n, m) = A(m, n)).
+"""
+
+import functools
+
+import numpy as np
+import pytest
+
+import naive
+from localcount.clues import grid_clues, line_clue, row_clue
+from localcount.engines.grid.count import count, solve_grids
+from localcount.engines.grid.layout import GridLayout
+from localcount.engines.registry import parse_key
+from localcount.engines.stats import enumeration as S
+from localcount.engines.stats.layout import StatsLayout
+from localcount.engines.tiny.layout import TinyLayout
+from localcount.lines.tables import line_table, row_table
+
+YES = "yesnogram"
+#: Every size with at most 16 cells (both orientations), the issue's bar for comparing with the reference.
+SIZES = [(n, m) for n in range(1, 17) for m in range(1, 17) if n * m <= 16]
+#: A385862, rows n = 1..5 of the table from m = 1 (the OEIS entry's "top left corner").
+PUBLISHED_UNIQUE = {
+    (1, 1): 2, (1, 2): 4, (1, 3): 8, (1, 4): 16, (1, 5): 32,
+    (2, 2): 14, (2, 3): 52, (2, 4): 210, (2, 5): 816, (2, 6): 3206,
+    (3, 3): 368, (3, 4): 2992, (3, 5): 23058, (3, 6): 179576,
+    (4, 4): 49578, (4, 5): 775204,
+}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=None)
+def reference(n, m) -> dict:
+    return naive.stats(n, m, YES)
+
+
+def as_naive(s) -> dict:
+    return {
+        "grids": s.grids,
+        "solvable": s.solvable,
+        "unique": s.unique,
+        "stuck_start": s.stuck_start,
+        "rounds": {k: v for k, v in enumerate(s.rounds) if v},
+        "steps": {k: v for k, v in enumerate(s.steps) if v},
+    }
+
+
+def test_row_clues_count_runs_of_zeros():
+    assert row_clue(0b0110, 4, YES) == (1, 1) and row_clue(0b0110, 4) == (2,) == line_clue(0b0110, 4)
+    assert row_clue(0b1111, 4, YES) == () and row_clue(0, 3, YES) == (3,)
+    # the 3x4 example of A385862: rows 0111 / 0101 / 1100 (left cell first) have clues 1 / 1 1 / 2, columns 1 3 1 2
+    grid = 0b0011_1010_1110
+    assert grid_clues(grid, 3, 4, YES) == (((1,), (1, 1), (2,)), ((1,), (3,), (1,), (2,)))
+    assert naive.solve_grid(grid, 3, 4, YES)[0] == "solved"
+
+
+@pytest.mark.parametrize("length", range(0, 7))
+def test_the_yesnogram_row_table_is_the_table_of_the_complemented_row(length):
+    full = (1 << length) - 1
+    table, rows = line_table(length), row_table(length, YES)
+    for p in range(1 << length):
+        for k in range(1 << length):
+            assert rows[p << length | k] == table[(full ^ p) << length | k]
+    assert row_table(length) is table
+
+
+@pytest.mark.parametrize("n,m", [(n, m) for n, m in PUBLISHED_UNIQUE if n * m <= 12])
+def test_the_reference_reproduces_the_published_values(n, m):
+    assert reference(n, m)["unique"] == PUBLISHED_UNIQUE[n, m]
+    assert reference(m, n)["unique"] == PUBLISHED_UNIQUE[n, m]
+
+
+@pytest.mark.parametrize("n,m", SIZES)
+def test_every_counter_equals_the_reference(n, m):
+    """The general kernel, the tiny counter and the stats enumeration, with and without the flips."""
+    want = reference(n, m)
+    for group in ("none", "flips"):
+        if m > 13:  # the general kernel needs a table for a yesnogram's rows
+            with pytest.raises(ValueError, match=f"count {m}x{n} instead"):
+                count(n, m, symmetry=group, variant=YES)
+        else:
+            assert count(n, m, symmetry=group, variant=YES) == want["solvable"], (n, m, group)
+        if TinyLayout.takes(n, m):
+            assert TinyLayout.make(n, m, 0, group, YES).compute(0) == want["solvable"], (n, m, group)
+        if max(n, m) <= 13:
+            for path in ("rows", "transposed"):
+                assert as_naive(S.stats(n, m, path=path, symmetry=group, variant=YES)) == want, (n, m, path, group)
+
+
+def test_single_grids_reach_the_reference_knowledge():
+    n, m = 3, 4
+    grids = list(range(1 << (n * m)))
+    status, known = solve_grids(grids, n, m, variant=YES)
+    for g in grids[::7]:
+        verdict, mask = naive.solve_grid(g, n, m, YES)
+        assert (status[g] == 1) == (verdict == "solved") and int(known[g]) == mask
+
+
+@pytest.mark.parametrize("n,m", [(2, 5), (3, 5), (4, 5), (3, 7)])
+def test_complement_transposition_counts_the_same(n, m):
+    assert count(n, m, variant=YES) == count(m, n, variant=YES)
+    assert S.stats(n, m, variant=YES).unique == S.stats(m, n, variant=YES).unique
+
+
+def test_published_values_to_20_cells():
+    for (n, m), want in PUBLISHED_UNIQUE.items():
+        if n * m <= 20:
+            assert S.stats(n, m, variant=YES).unique == want, (n, m)
+
+
+def test_keys_name_the_variant_and_nonogram_keys_stay():
+    layouts = [
+        GridLayout.make(5, 6, variant=YES),
+        GridLayout.make(4, 4, symmetry="none", variant=YES),
+        TinyLayout.make(3, 4, 2, "flips", YES),
+        StatsLayout.make(4, 5, variant=YES),
+        StatsLayout.make(4, 5, path="transposed", symmetry="none", variant=YES),
+    ]
+    for lay in layouts:
+        assert lay.key.endswith("-yes") and lay.code_path.endswith("-yes") and parse_key(lay.key) == lay
+    assert GridLayout.make(5, 6).key == "5x6-v1-s8-sym" and parse_key("5x6-v1-s8-sym").variant == "nonogram"
+    assert GridLayout.make(5, 6, variant=YES).key == "5x6-v1-s8-sym-yes"
+    assert StatsLayout.make(4, 5).key == "4x5-stats2-d2-rows-sym"
+    assert TinyLayout.make(3, 4).key == "3x4-tiny1-s0-sym"
+
+
+def test_the_square_group_and_long_rows_are_refused():
+    with pytest.raises(ValueError, match="flips or none"):
+        GridLayout.make(4, 4, symmetry="square", variant=YES)
+    assert GridLayout.make(4, 4, variant=YES).symmetry == "flips"  # auto: the flips, not the square's group
+    with pytest.raises(ValueError, match="count 20x1"):
+        GridLayout.make(1, 20, variant=YES)
+    with pytest.raises(ValueError, match="variant"):
+        GridLayout.make(3, 3, variant="maybenogram")
+
+
+def test_flips_weights_match_every_grid_on_a_non_square_size():
+    """The flips group proved for yesnograms (engines.grid.layout): weighted orbits equal every grid."""
+    for n, m in [(3, 5), (4, 5), (2, 9)]:
+        assert count(n, m, symmetry="flips", variant=YES) == count(n, m, symmetry="none", variant=YES)
+    counts = np.array([TinyLayout.make(4, 4, 4, g, YES).compute(s) for g in ("flips",) for s in range(16)])
+    assert counts.sum() == TinyLayout.make(4, 4, 0, "none", YES).compute(0)
