@@ -23,6 +23,7 @@ import os
 import re
 import time
 
+from ..clues import check_variant
 from ..engines import registry
 from ..engines.base import check_size
 from ..engines.stats.measures import InconsistentStats
@@ -78,7 +79,10 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
-    p.add_argument("--results", default="results", help="the results directory (default: ./results)")
+    p.add_argument("--results", default=None, help="the results directory (default: ./results, and ./results/yesnogram "
+                   "with --variant yesnogram)")  # fmt: skip
+    p.add_argument("--variant", default="nonogram", help="nonogram (default) or yesnogram: rows count runs of 0s "
+                   "(its own results directory; the README's known values stay the nonograms')")  # fmt: skip
     p.add_argument(
         "--stats",
         action="store_true",
@@ -95,6 +99,11 @@ def main(argv) -> int:
     """The ``table`` command; returns the exit status."""
     args = parser().parse_args(argv)
     try:
+        records.VARIANT_DIRS[check_variant(args.variant)]
+        if args.results is None:
+            args.results = str(records.variant_dir("results", args.variant))
+        if args.variant != "nonogram":
+            args.readme = None  # README.md's known values are the nonograms'
         if args.render and args.max_cells is None and args.sizes is None:
             return publish.render(args.results, args.readme)
         if args.max_cells is None and args.sizes is None:
@@ -134,7 +143,7 @@ def main(argv) -> int:
 
 def _paths(n: int, m: int, args) -> list:
     """The layouts to run for n×m: its counting paths, or its stats paths with ``--stats``."""
-    return (registry.stats_paths if args.stats else registry.table_paths)(n, m)[: args.paths]
+    return (registry.stats_paths if args.stats else registry.table_paths)(n, m, args.variant)[: args.paths]
 
 
 def _run_size(n: int, m: int, args, pool, command: str):

@@ -102,7 +102,7 @@ def yesnogram_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits
     return engine("grid").make(n, m, bits, group, "yesnogram")
 
 
-def table_paths(n: int, m: int) -> list:
+def table_paths(n: int, m: int, variant: str = "nonogram") -> list:
     """The layouts of the two independent counting runs of n×m (n ≤ m) that ``table`` records.
 
     Normally n×m with the default symmetry group, and the transposed m×n
@@ -116,6 +116,8 @@ def table_paths(n: int, m: int) -> list:
     word line solver, with different shard bits.
     """
     grid, thin = engine("grid"), engine("thin")
+    if check_variant(variant) != "nonogram":
+        return yesnogram_paths(n, m)
     if n == 1 and m > TABLE_MAX_LEN:
         return [grid.make(m, 1, symmetry="flips"), grid.make(m, 1, symmetry="none")]
     if thin_preferred(n, m):
@@ -125,11 +127,25 @@ def table_paths(n: int, m: int) -> list:
     return [grid.make(n, m, symmetry="auto"), grid.make(m, n, symmetry=second)]
 
 
-def stats_paths(n: int, m: int) -> list:
+def yesnogram_paths(n: int, m: int) -> list:
+    """``table_paths`` of n×m yesnograms (n ≤ m): the general kernel on n×m with the flips, and on the m×n
+    complement-transposes (the same count) with every grid up to EVERY_GRID_CELLS cells, else the flips
+    (a square: every grid).  Rows longer than the line tables: m×n twice, with the flips and every grid.
+    """
+    grid = engine("grid")
+    if m > TABLE_MAX_LEN:
+        return [grid.make(m, n, symmetry="flips", variant="yesnogram"), grid.make(m, n, symmetry="none", variant="yesnogram")]
+    second = "none" if n * m <= EVERY_GRID_CELLS or n == m else "flips"
+    return [grid.make(n, m, symmetry="flips", variant="yesnogram"), grid.make(m, n, symmetry=second, variant="yesnogram")]
+
+
+def stats_paths(n: int, m: int, variant: str = "nonogram") -> list:
     """The layouts of the two independent stats runs of n×m: by rows, and transposed with another group when small.
 
+    For yesnograms the transposed path enumerates the complement-transposes (``engines.stats.prepare``).
     ValueError if ``stats`` does not support the size.
     """
     stats = engine("stats")
     second = "none" if n * m <= EVERY_GRID_CELLS else "flips"
-    return [stats.make(n, m, path="rows", symmetry="flips"), stats.make(n, m, path="transposed", symmetry=second)]
+    return [stats.make(n, m, path="rows", symmetry="flips", variant=variant),
+            stats.make(n, m, path="transposed", symmetry=second, variant=variant)]  # fmt: skip

@@ -18,6 +18,11 @@ last ones, so files written before it still read (the columns are empty
 there), and a run without it agrees with one that has it when everything
 both have is equal.  A size's steps enter ``stats.csv`` once REQUIRED_RUNS
 runs with steps agree; ``table --stats`` runs a size again until then.
+
+Each puzzle family has its own directory (``variant_dir``: yesnograms in
+``results/yesnogram/``), and a file never mixes them: a run whose layout
+key names another variant (``variant_of``: keys ending in ``-yes``) than the
+runs already there is refused with ``ConflictError``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,18 @@ STATS_RUNS = "stats-runs.csv"
 STATS_TABLE = "stats.csv"
 #: Independent runs that must agree before a size enters the table.
 REQUIRED_RUNS = 2
+#: Where each variant's results live, under the results directory ("": the directory itself).
+VARIANT_DIRS = {"nonogram": "", "yesnogram": "yesnogram"}
+
+
+def variant_of(layout_key: str) -> str:
+    """The puzzle family a run's layout key names: yesnogram keys end in '-yes' (``engines``), others are nonograms."""
+    return "yesnogram" if layout_key.endswith("-yes") else "nonogram"
+
+
+def variant_dir(results, variant: str) -> pathlib.Path:
+    """The directory of a variant's results under ``results``."""
+    return pathlib.Path(results) / VARIANT_DIRS[variant]
 
 
 class ConflictError(Exception):
@@ -228,6 +245,12 @@ def _append(directory: pathlib.Path, run, runs: list, others: list, name: str, w
 
     ``others`` are recorded runs of other kinds that disagree with it.
     """
+    mixed = [r for r in runs if variant_of(r.layout) != variant_of(run.layout)]
+    if mixed:
+        raise ConflictError(
+            f"{run.layout} is a {variant_of(run.layout)} run, but {directory / name} records "
+            f"{variant_of(mixed[0].layout)} runs; each variant has its own results directory (table --variant)"
+        )
     same = [r for r in runs if r.size == run.size]
     bad = [r for r in same if not r.agrees(run)] + others
     if bad:
