@@ -54,6 +54,9 @@ def test_generated_files_are_up_to_date(tmp_path):
     shutil.copy(RESULTS / results.RUNS, tmp_path / results.RUNS)
     if (RESULTS / results.STATS_RUNS).exists():
         shutil.copy(RESULTS / results.STATS_RUNS, tmp_path / results.STATS_RUNS)
+    if (RESULTS / "yesnogram" / "README.md").exists():  # its link in results/README.md
+        (tmp_path / "yesnogram").mkdir()
+        shutil.copy(RESULTS / "yesnogram" / "README.md", tmp_path / "yesnogram" / "README.md")
     (tmp_path / "project").mkdir()
     readme = tmp_path / "project" / "README.md"
     shutil.copy(ROOT / "README.md", readme)

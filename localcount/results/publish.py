@@ -320,8 +320,8 @@ twice, with the flips and with every grid. The square group of nonograms
 (with the transposition) does not keep the family and is not used.
 
 * `{SQUARES_BFILE}` — locally solvable n×n yesnograms (offset 0); `{TABLE_BFILE}`
-  — T(n, m) by antidiagonals like A385862 (n, m ≥ 1, offset 1);
-  `{UNIQUE_BFILE}` — uniquely solvable n×n yesnograms.
+  — T(n, m), n, m ≥ 1, by antidiagonals from T(1, 1) (offset 1; A385862
+  starts at T(0, 0)); `{UNIQUE_BFILE}` — uniquely solvable n×n yesnograms.
 
 ## Locally solvable n×m yesnograms
 
