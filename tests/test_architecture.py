@@ -194,7 +194,9 @@ def test_commands_that_do_not_count_never_load_numba(argv):
     out = subprocess.run([sys.executable, "-c", NO_NUMBA, *argv], capture_output=True, text=True, cwd=ROOT, env=env)
     assert out.returncode == 0, out.stderr
     status, loaded = out.stdout.split()
-    assert status in ("0", "None") and loaded == "0", (argv, out.stdout)
+    # merge exits 1 while a committed long run's log is still incomplete (a campaign in progress)
+    allowed = ("0", "None", "1") if argv[0] == "merge" else ("0", "None")
+    assert status in allowed and loaded == "0", (argv, out.stdout)
 
 
 def test_reading_checkpoints_and_keys_loads_no_numba():

@@ -4,12 +4,18 @@
     python -m localcount solve --trace puzzle.txt    # every deduction, line by line
     python -m localcount solve --json puzzle.xml     # one JSON object: verdict, level, solutions, nodes, seconds
     python -m localcount explain --grid 1010/0100/1010/0011
+    python -m localcount explain --grid 0111/0101/1100 --variant yesnogram   # rows count runs of 0s
     python -m localcount examples
     python -m localcount convert puzzle.xml --to non
 
 stdout gets the pictures and verdicts; errors go to stderr.  Exit status:
 0 done (whatever the verdict), 2 bad input (with the file's line number
 where there is one), 1 a file that cannot be written.
+
+Yesnograms: a txt, non or xml file says it is one; ``--variant`` reads a
+nin or tatham file as one, and is an error for a file that says the other
+variant (``formats.read``).  ``explain --variant yesnogram`` gives a grid's
+yesnogram clues.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import pathlib
 import sys
 import time
 
-from ..clues import parse_grid
+from ..clues import check_variant, parse_grid
 from ..puzzle import colour, examples, formats, logic, pictures, search
 from ..puzzle.colour import ColourPuzzle
 from ..puzzle.sat import search_sat, solve_auto
@@ -29,13 +35,21 @@ from ..util.files import write_atomic
 from ..util.messages import Parser, say
 
 
-def load(source: str, fmt: str | None = None) -> Puzzle:
-    """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable."""
+def load(source: str, fmt: str | None = None, variant: str | None = None) -> Puzzle:
+    """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable.
+
+    ``variant`` (None: what the file says): as ``formats.read``.
+    """
+    if variant is not None:
+        _check_variant(variant)
     if source == "-":
-        return _parse(sys.stdin.read(), fmt, "<stdin>")
+        return _parse(sys.stdin.read(), fmt, "<stdin>", variant)
     path = pathlib.Path(source)
     if not path.exists() and examples.exists(source):
-        return examples.load(source)
+        p = examples.load(source)
+        if variant is not None and p.variant != variant:
+            raise PuzzleError(f"{source}: the shipped example is a {p.variant}, not a {variant}")
+        return p
     try:
         text = path.read_text()
     except OSError as err:
@@ -43,12 +57,20 @@ def load(source: str, fmt: str | None = None) -> Puzzle:
         raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
     except UnicodeDecodeError:
         raise PuzzleError(f"{source} is not a text file") from None
-    return _parse(text, fmt, source)
+    return _parse(text, fmt, source, variant)
 
 
-def _parse(text: str, fmt: str | None, source: str) -> Puzzle:
+def _check_variant(variant: str) -> str:
+    """``clues.check_variant`` as a PuzzleError (one line, exit 2), naming the option."""
+    try:
+        return check_variant(variant)
+    except ValueError as err:
+        raise PuzzleError(f"--variant: {err}") from None
+
+
+def _parse(text: str, fmt: str | None, source: str, variant: str | None = None) -> Puzzle:
     """``formats.read``, saying on stderr when the format was guessed from the content."""
-    p, found, guessed = formats.read(text, fmt, source)
+    p, found, guessed = formats.read(text, fmt, source, variant)
     if guessed:
         say(formats.guessed_message(text, found, source))
     return p
@@ -108,7 +130,14 @@ def solve_parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="give up the search after this long (default: never)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead: verdict, level, solutions, nodes, seconds")
+    _variant_option(ap, "the puzzle's variant: a nin or tatham file is read as one; a txt, non or xml file says its "
+                    "own, and a different --variant is an error (default: what the file says)")  # fmt: skip
     return ap
+
+
+def _variant_option(ap: argparse.ArgumentParser, what: str, default: str | None = None) -> None:
+    """``--variant`` (checked by ``_check_variant``, not by argparse choices, for a one-line error)."""
+    ap.add_argument("--variant", default=default, metavar="{nonogram,yesnogram}", help=what)
 
 
 def explain_parser() -> argparse.ArgumentParser:
@@ -116,6 +145,7 @@ def explain_parser() -> argparse.ArgumentParser:
     ap = Parser(prog="python -m localcount explain", description="Clues of a grid and what local logic makes of them.")
     ap.add_argument("--grid", required=True, help="rows of 0/1 separated by '/', e.g. 1010/0100/1010/0011")
     ap.add_argument("--replay", action="store_true", help="draw the grid after every step")
+    _variant_option(ap, "the grid's clues: nonogram (default), or yesnogram (row clues count runs of 0s)", "nonogram")
     return ap
 
 
@@ -131,6 +161,7 @@ def convert_parser() -> argparse.ArgumentParser:
     ap.add_argument("--to", required=True, choices=formats.FORMATS, help="the output format")
     ap.add_argument("--format", choices=formats.FORMATS, help="the input format (default: guessed)")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
+    _variant_option(ap, "the input's variant, as for solve (a yesnogram is written as txt, non or xml only)")
     return ap
 
 
@@ -153,7 +184,7 @@ def _solve_main(args) -> int:
             raise PuzzleError(f"--max-nodes must be at least 1, got {args.max_nodes}")
         if args.timeout is not None and not args.timeout > 0:
             raise PuzzleError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
-        p = load(args.source, args.format)
+        p = load(args.source, args.format, args.variant)
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
@@ -162,7 +193,7 @@ def _solve_main(args) -> int:
     if args.json:
         return _solve_json(p, args, limit)
     title = f"{p.title} " if p.title else ""
-    print(f"{title}({p.n} rows x {p.m} columns)")
+    print(f"{title}({p.n} rows x {p.m} columns{_variant_note(p)})")
     steps = []
     out = _local_report(p, args.trace, args.replay, steps)
     if out.status != logic.STUCK and args.gif and write_picture(args.gif, lambda: pictures.gif(p, steps)):
@@ -193,6 +224,11 @@ def _solve_main(args) -> int:
         if write_picture(args.png, lambda: pictures.png(p, *shown)):
             return 1
     return 0
+
+
+def _variant_note(p) -> str:
+    """What the title line says of a yesnogram: ', yesnogram: row clues count runs of 0s' (nothing for a nonogram)."""
+    return ", yesnogram: row clues count runs of 0s" if p.variant == "yesnogram" else ""
 
 
 def _solve_colour(p, args, limit) -> int:
@@ -326,6 +362,7 @@ def _solve_json(p, args, limit) -> int:
         "title": p.title,
         "rows": p.n,
         "columns": p.m,
+        "variant": p.variant,
         "verdict": _JSON_VERDICT.get(found.verdict, "undecided") if found.complete else "multiple" if len(found.solutions) >= 2 else "undecided",
         "level": level,
         "solutions": [[format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)] for g in found.solutions],
@@ -336,7 +373,7 @@ def _solve_json(p, args, limit) -> int:
         "seconds": round(time.perf_counter() - start, 4),
     }
     if out.status == logic.SOLVED:  # a simple puzzle: how long local logic takes
-        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty)
+        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
         answer["steps"], answer["rounds"] = hard.steps, hard.rounds
     print(json.dumps(answer))
     return 0
@@ -344,7 +381,7 @@ def _solve_json(p, args, limit) -> int:
 
 def _difficulty_line(p) -> str:
     """How long local logic takes on a simple puzzle, in steps and rounds (``logic.Difficulty``)."""
-    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty)
+    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
     return f"difficulty: {plural(hard.steps, 'step')} ({plural(hard.rounds, 'round')}; a step is a pass over every row or every column, rows first)"
 
 
@@ -367,12 +404,14 @@ def explain_main(argv) -> int:
     """``explain --grid``: a grid's clues, local logic step by step, where it gets stuck."""
     args = explain_parser().parse_args(argv)
     try:
+        variant = _check_variant(args.variant)
         grid, n, m = parse_grid(args.grid)
     except ValueError as err:
         say(f"error: {err}")
         return 2
-    p = formats.from_grid(grid, n, m)
-    print(f"a {n}x{m} grid; its clues:")
+    p = formats.from_grid(grid, n, m, variant=variant)
+    as_yes = " as a yesnogram (the row clues count runs of 0s)" if p.variant == "yesnogram" else ""
+    print(f"a {n}x{m} grid; its clues{as_yes}:")
     print(formats.format_txt(p), end="")
     out = _local_report(p, True, args.replay)
     if out.status == logic.SOLVED:
@@ -395,7 +434,7 @@ def convert_main(argv) -> int:
     """``convert SRC --to FMT``: between puzzle formats."""
     args = convert_parser().parse_args(argv)
     try:
-        text = formats.format_puzzle(load(args.source, args.format), args.to)
+        text = formats.format_puzzle(load(args.source, args.format, args.variant), args.to)
     except PuzzleError as err:
         say(f"error: {err}")
         return 2

@@ -14,5 +14,8 @@
 * ``design`` — simple puzzles that look like a picture (reading pictures needs the optional extra ``pictures``);
 * ``examples`` — the shipped puzzles in ``shipped/`` (``design``'s pictures are in ``shipped/pictures/``).
 
+A puzzle's ``variant`` (``clues.VARIANTS``) is a nonogram or a yesnogram (row clues count runs of 0s):
+``logic``, ``search``, ``sat`` and ``formats`` know both; ``beliefs``, ``generate`` and ``design`` nonograms only.
+
 Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only, so nothing here loads numba.
 """

@@ -48,6 +48,17 @@ parse/format pair:
   (the format has no licence element); colours of 3 or 6 hex digits;
   a ``<solution type="goal">`` image is read when present.
 
+Yesnograms (``Puzzle.variant``; rows count runs of 0s): ``txt`` says so in
+a comment above the size, ``// variant: yesnogram``; ``non`` in a keyword
+line, ``variant yesnogram``; ``xml`` in an attribute of the puzzle,
+``<puzzle type="grid" variant="yesnogram" ...>``.  A file that says
+nothing (or ``nonogram``) is a nonogram, and a nonogram is written without
+the mark, as before.  ``nin`` and ``tatham`` have no room for it:
+``format_puzzle`` refuses to write a yesnogram in them (a reader would take
+its row clues for runs of 1s), and read a file of theirs as a yesnogram
+only when told (``read``'s ``variant``).  The checks of ``check`` follow
+the variant (a yesnogram's row clues count its empty cells).
+
 What a format cannot hold is left out when writing it: metadata in ``nin``
 and ``tatham``, the goal in ``txt``, ``nin`` and ``tatham``, given cells in
 all but ``tatham``.  ``read`` takes the format from its argument, else the
@@ -63,10 +74,15 @@ import html
 import pathlib
 import re
 
-from ..clues import Clue, Grid, grid_clues, grid_rows
+from ..clues import VARIANTS, Clue, Grid, grid_clues, grid_rows
 from .model import METADATA, Puzzle, PuzzleError, from_grid  # noqa: F401 (METADATA, from_grid: part of this module's API)
 
 FORMATS = ("txt", "non", "nin", "tatham", "xml")
+#: The formats that can say a puzzle is a yesnogram (module doc), and how.
+VARIANT_MARKS = {"txt": "txt marks a yesnogram with '// variant: yesnogram' above the size",
+                 "non": "non marks a yesnogram with a line 'variant yesnogram'",
+                 "xml": 'xml marks a yesnogram with <puzzle variant="yesnogram">'}  # fmt: skip
+VARIANT_FORMATS = tuple(VARIANT_MARKS)
 #: File suffixes that name a format.
 SUFFIXES = {".txt": "txt", ".non": "non", ".nin": "nin", ".xml": "xml", ".pbn": "xml", ".pattern": "tatham"}
 
@@ -88,11 +104,15 @@ def check(p: Puzzle) -> Puzzle:
             problem = clue_problem(clue, length)
             if problem:
                 raise PuzzleError(f"{kind} {i + 1}: {problem}")
-    if sum(map(sum, p.rows)) != sum(map(sum, p.cols)):
+    row_cells, col_cells = sum(map(sum, p.rows)), sum(map(sum, p.cols))
+    if p.variant == "yesnogram" and row_cells + col_cells != p.n * p.m:
         raise PuzzleError(
-            f"the row clues fill {sum(map(sum, p.rows))} cells but the column clues {sum(map(sum, p.cols))}"
+            f"the row clues leave {row_cells} cells empty and the column clues fill {col_cells}, "
+            f"not the {p.n * p.m} cells of the yesnogram's grid"
         )
-    if p.goal is not None and grid_clues(p.goal, p.n, p.m) != (p.rows, p.cols):
+    if p.variant != "yesnogram" and row_cells != col_cells:
+        raise PuzzleError(f"the row clues fill {row_cells} cells but the column clues {col_cells}")
+    if p.goal is not None and grid_clues(p.goal, p.n, p.m, p.variant) != (p.rows, p.cols):
         raise PuzzleError("the goal does not have the puzzle's clues")
     return check_givens(p)
 
@@ -143,12 +163,23 @@ TXT_KEYS = {"title": "title", "author": "author", "by": "author", "copyright": "
             "license": "licence", "catalogue": "catalogue", "catalog": "catalogue"}  # fmt: skip
 
 
-def _txt_metadata(comments: list) -> dict:
-    """Puzzle fields from the comment lines above the size ('key: value'; an old first line without a key is the title)."""
+def _variant(value: str, line: int | None, source: str) -> str:
+    """The variant a file names (case ignored); PuzzleError naming the known ones."""
+    variant = value.strip().lower()
+    if variant not in VARIANTS:
+        raise PuzzleError(f"the variant must be one of {', '.join(VARIANTS)}, got {value.strip()!r}", line, source)
+    return variant
+
+
+def _txt_metadata(comments: list, source: str = "") -> dict:
+    """Puzzle fields from the comment lines above the size ('key: value'; an old first line without a key is the
+    title; ``variant: yesnogram`` the variant).  ``comments``: (line number, text) pairs."""
     found = {}
-    for k, comment in enumerate(comments):
+    for k, (i, comment) in enumerate(comments):
         match = re.fullmatch(r"([A-Za-z]+)\s*:\s*(.*)", comment)
-        if match and match.group(1).lower() in TXT_KEYS:
+        if match and match.group(1).lower() == "variant":
+            found["variant"] = _variant(match.group(2), i, source)
+        elif match and match.group(1).lower() in TXT_KEYS:
             found[TXT_KEYS[match.group(1).lower()]] = match.group(2).strip()
         elif k == 0 and comment:
             found["legacy title"] = comment
@@ -163,7 +194,7 @@ def parse_txt(text: str, source: str = "") -> Puzzle:
     for i, raw in enumerate(text.splitlines(), 1):
         if raw.strip().startswith("//"):
             if not any(t for _, t in lines):
-                header.append(raw.strip()[2:].strip())
+                header.append((i, raw.strip()[2:].strip()))
             continue
         lines.append((i, raw.split("//", 1)[0].strip()))
     while lines and not lines[0][1]:
@@ -178,13 +209,14 @@ def parse_txt(text: str, source: str = "") -> Puzzle:
         last = body[-1][0] if body else lines[0][0]
         raise PuzzleError(f"a {n}x{m} puzzle has {m} column clues and {n} row clues ({n + m} lines), found {len(body)}", last, source)
     clues = [_numbers(t, r"[,\s]+", i, source) for i, t in body]
-    return _checked(Puzzle(tuple(clues[m:]), tuple(clues[:m]), **_txt_metadata(header)), source)
+    return _checked(Puzzle(tuple(clues[m:]), tuple(clues[:m]), **_txt_metadata(header, source)), source)
 
 
 def format_txt(p: Puzzle) -> str:
-    """Write the plain text format."""
+    """Write the plain text format (a yesnogram says so on its first line, ``// variant: yesnogram``)."""
     size = f"{p.n}" if p.n == p.m else f"{p.n} {p.m}"
-    head = [f"// {key}: {_one_line(value)}" for key, value in p.metadata().items()]
+    head = [f"// variant: {p.variant}"] if p.variant != "nonogram" else []
+    head += [f"// {key}: {_one_line(value)}" for key, value in p.metadata().items()]
     body = [" ".join(map(str, c)) if c else "0" for c in (*p.cols, *p.rows)]
     return "\n".join(head + [size, *body]) + "\n"
 
@@ -276,6 +308,8 @@ def parse_non(text: str, source: str = "") -> Puzzle:
             current = word
         elif word == "goal":
             goal_text = (i, _non_value(rest))
+        elif word == "variant":
+            meta["variant"] = _variant(_non_value(rest), i, source)
         elif word in ("color", "colour"):
             found = _NON_COLOUR.fullmatch(rest)
             if not found or found.group(1) in "0,":
@@ -294,6 +328,8 @@ def parse_non(text: str, source: str = "") -> Puzzle:
         clues[key] = _non_section(key, sections[key][1], count, sections[key][0], source)
     used = {ch for group in clues.values() for clue in group for _, ch in clue}
     if len(used) > 1:  # one colour, whatever its character, is a black-and-white puzzle
+        if meta.pop("variant", "nonogram") != "nonogram":
+            raise PuzzleError("a colour puzzle cannot be a yesnogram", None, source)
         return _non_colour(clues, colours, used, goal_text, width, height, meta, source)
     clues = {key: tuple(tuple(size for size, _ in clue) for clue in group) for key, group in clues.items()}
     goal = None
@@ -375,6 +411,7 @@ def format_non(p: Puzzle) -> str:
     out = [f"{keyword[field]} {_non_quoted(field, value)}" for field, value in p.metadata().items()]
     if hasattr(p, "palette"):
         return "\n".join(out + _non_colour_lines(p)) + "\n"
+    out += [f"variant {p.variant}"] if p.variant != "nonogram" else []
     out += [f"width {p.m}", f"height {p.n}", "", "rows"]
     out += [",".join(map(str, c)) if c else "0" for c in p.rows]
     out += ["", "columns"]
@@ -384,8 +421,9 @@ def format_non(p: Puzzle) -> str:
     return "\n".join(out) + "\n"
 
 
-def parse_nin(text: str, source: str = "") -> Puzzle:
-    """Read the .nin format of Jakub Wilk's solver: 'W H', then the H row clues, then the W column clues."""
+def parse_nin(text: str, source: str = "", variant: str = "nonogram") -> Puzzle:
+    """Read the .nin format of Jakub Wilk's solver: 'W H', then the H row clues, then the W column clues (a
+    ``variant`` the file cannot say)."""
     lines = [(i, raw.strip()) for i, raw in enumerate(text.splitlines(), 1) if raw.strip()]
     if not lines:
         raise PuzzleError("empty puzzle: expected the width and the height on the first line", None, source)
@@ -399,7 +437,7 @@ def parse_nin(text: str, source: str = "") -> Puzzle:
         want = f"a puzzle {m} wide and {n} high has {n} row clues then {m} column clues ({n + m} lines)"
         raise PuzzleError(f"{want}, found {len(body)}", last, source)
     clues = [_numbers(t, r"[ \t]+", i, source) for i, t in body]
-    return _checked(Puzzle(tuple(clues[:n]), tuple(clues[n:])), source)
+    return _checked(Puzzle(tuple(clues[:n]), tuple(clues[n:]), variant=variant), source)
 
 
 def format_nin(p: Puzzle) -> str:
@@ -451,8 +489,9 @@ def format_tatham_givens(filled: Grid, empty: Grid, cells: int) -> str:
     return "".join(out)
 
 
-def parse_tatham(text: str, source: str = "") -> Puzzle:
-    """Read a Pattern game ID 'WxH:cols/rows' with perhaps ',givens' (see module doc)."""
+def parse_tatham(text: str, source: str = "", variant: str = "nonogram") -> Puzzle:
+    """Read a Pattern game ID 'WxH:cols/rows' with perhaps ',givens' (see module doc; ``variant``: the ID cannot
+    say it)."""
     line = 1 + text[: len(text) - len(text.lstrip())].count("\n")
     text = text.strip()
     match = _TATHAM.fullmatch(text)
@@ -466,7 +505,8 @@ def parse_tatham(text: str, source: str = "") -> Puzzle:
         raise PuzzleError(f"a {m}x{n} game ID has {n + m} clues separated by '/', found {len(fields)}", line, source)
     clues = [_numbers(f, r"\.", line, source) for f in fields]
     givens = parse_tatham_givens(match.group(4), n * m, line, source) if match.group(4) is not None else (0, 0)
-    return _checked(Puzzle(tuple(clues[m:]), tuple(clues[:m]), given_filled=givens[0], given_empty=givens[1]), source)
+    givens = {"given_filled": givens[0], "given_empty": givens[1]}
+    return _checked(Puzzle(tuple(clues[m:]), tuple(clues[:m]), **givens, variant=variant), source)
 
 
 def format_tatham(p: Puzzle) -> str:
@@ -534,7 +574,10 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
             raise PuzzleError(f"a <color> is 3 or 6 hex digits (like 000 or FFFFFF), {got}", lines.get(id(colour)), source)
     default, background = puzzle.get("defaultcolor", "black"), puzzle.get("backgroundcolor", "white")
     used = {c.get("color") or default for c in puzzle.iter("count")} - {background}
+    variant = _variant(puzzle.get("variant", "nonogram"), lines.get(id(puzzle)), source)
     if len(used) > 1:  # one colour besides the background is a black-and-white puzzle, whatever its name
+        if variant != "nonogram":
+            raise PuzzleError("a colour puzzle cannot be a yesnogram", lines.get(id(puzzle)), source)
         return _parse_xml_colour(puzzle, root, lines, source, default, background)
     clues = {}
     for block in puzzle.findall("clues"):
@@ -555,7 +598,7 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
         if len(pic) != len(rows) or any(len(r) != len(cols) for r in pic):
             raise PuzzleError(f"the solution image must be {len(rows)} rows of {len(cols)} cells", lines.get(id(image)), source)
         goal = sum(1 << (r * len(cols) + c) for r, row in enumerate(pic) for c, v in enumerate(row) if v not in ".0 ")
-    return _checked(Puzzle(rows, cols, goal, **_xml_metadata(puzzle, root)), source)
+    return _checked(Puzzle(rows, cols, goal, **_xml_metadata(puzzle, root), variant=variant), source)
 
 
 def _xml_line(line, default: str, lines: dict, source: str) -> Clue:
@@ -653,7 +696,8 @@ def format_xml(p: Puzzle) -> str:
         return f'<clues type="{kind}">\n' + "".join(f"<line>{x}</line>\n" for x in lines) + "</clues>\n"
 
     tag = {field: key for key, field in XML_KEYS.items()}
-    out = '<?xml version="1.0"?>\n<puzzleset>\n<puzzle type="grid" defaultcolor="black">\n'
+    variant = f' variant="{p.variant}"' if p.variant != "nonogram" else ""
+    out = f'<?xml version="1.0"?>\n<puzzleset>\n<puzzle type="grid"{variant} defaultcolor="black">\n'
     for field in ("title", "author", "copyright", "catalogue"):
         if getattr(p, field):
             out += f"<{tag[field]}>{escape(_one_line(getattr(p, field)))}</{tag[field]}>\n"
@@ -679,10 +723,17 @@ def _checked(p: Puzzle, source: str) -> Puzzle:
         raise PuzzleError(err.bare, err.line, source) from None
 
 
-def _reads_as(fmt: str, text: str) -> bool:
-    """True if the text is a puzzle in this format."""
+def _parse_as(fmt: str, text: str, source: str = "", variant: str | None = None) -> Puzzle:
+    """The puzzle of a text in a format; ``variant``: what a format that cannot say it reads (None: nonogram)."""
+    if variant is not None and fmt not in VARIANT_FORMATS:
+        return PARSERS[fmt](text, source, variant=variant)
+    return PARSERS[fmt](text, source)
+
+
+def _reads_as(fmt: str, text: str, variant: str | None = None) -> bool:
+    """True if the text is a puzzle in this format (``variant``: as ``_parse_as``)."""
     try:
-        PARSERS[fmt](text)
+        _parse_as(fmt, text, "", variant)
     except PuzzleError:
         return False
     return True
@@ -697,9 +748,9 @@ def _size_line(text: str) -> str | None:
     return None
 
 
-def content_format(text: str) -> str | None:
+def content_format(text: str, variant: str | None = None) -> str | None:
     """The format a text looks like, or None; between txt and nin (which read each other's files transposed), nin
-    only when the text is a nin puzzle and not a txt one."""
+    only when the text is a nin puzzle and not a txt one (nin read as a ``variant`` puzzle, if given)."""
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("<"):
         return "xml"
@@ -710,7 +761,7 @@ def content_format(text: str) -> str | None:
     first = _size_line(text)
     if first is None or not re.fullmatch(r"\d+(\s*x\s*\d+|\s+\d+)?", first):
         return None
-    if re.fullmatch(r"\d+[ \t]+\d+", first) and _reads_as("nin", text) and not _reads_as("txt", text):
+    if re.fullmatch(r"\d+[ \t]+\d+", first) and _reads_as("nin", text, variant) and not _reads_as("txt", text):
         return "nin"
     return "txt"
 
@@ -729,20 +780,33 @@ def guess_format(text: str, name: str = "") -> str:
     return fmt
 
 
-def read(text: str, fmt: str | None = None, source: str = "") -> tuple:
+def read(text: str, fmt: str | None = None, source: str = "", variant: str | None = None) -> tuple:
     """(puzzle, its format, guessed): ``guessed`` is True when neither ``fmt`` nor the suffix of ``source`` named the
-    format and it was told from the content (say so: see ``guessed_message``)."""
+    format and it was told from the content (say so: see ``guessed_message``).
+
+    ``variant`` (None: whatever the file says): the puzzle's variant.  A
+    format that cannot say it (nin, tatham) is read as that variant; in the
+    others the file says it (no mark: a nonogram), and a file that says the
+    other one is a PuzzleError.
+    """
     text = text.removeprefix("\ufeff")
     guessed = False
     if fmt is None:
         fmt = SUFFIXES.get(pathlib.Path(source).suffix.lower())
         guessed = fmt is None
-        fmt = fmt or content_format(text)
+        fmt = fmt or content_format(text, variant)
         if fmt is None:
             raise _unknown(text, source)
     if fmt not in PARSERS:
         raise PuzzleError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
-    return PARSERS[fmt](text, source), fmt, guessed
+    p = _parse_as(fmt, text, source, variant)
+    said = getattr(p, "variant", "nonogram")
+    if variant is not None and hasattr(p, "palette") and variant != "nonogram":
+        raise PuzzleError(f"it is a colour puzzle, not a {variant}", None, source)
+    if variant is not None and said != variant:
+        how = f" ({VARIANT_MARKS[fmt]})" if variant == "yesnogram" else ""
+        raise PuzzleError(f"it is a {said}, not a {variant}{how}", None, source)
+    return p, fmt, guessed
 
 
 def guessed_message(text: str, fmt: str, source: str = "") -> str:
@@ -763,4 +827,7 @@ def format_puzzle(p: Puzzle, fmt: str) -> str:
         raise PuzzleError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     if hasattr(p, "palette") and fmt not in ("xml", "non"):
         raise PuzzleError(f"a colour puzzle can be written as xml or non only, not {fmt}")
+    if getattr(p, "variant", "nonogram") != "nonogram" and fmt not in VARIANT_FORMATS:
+        raise PuzzleError(f"{fmt} cannot say that a puzzle is a {p.variant} (its rows would read as a nonogram's); "
+                          f"write it as {', '.join(VARIANT_FORMATS[:-1])} or {VARIANT_FORMATS[-1]}")  # fmt: skip
     return FORMATTERS[fmt](p)

@@ -3,6 +3,14 @@
 The counting kernel knows the true grid, so it can never meet a
 contradiction.  Given clues alone, a line may have no fitting pattern; this
 module reports that as a verdict, naming the line, instead of failing.
+
+Yesnograms (``clues.VARIANTS``): a Board knows its puzzle's variant, so
+every ``settle`` on it (and on its copies: probing, the search, the dive)
+uses the right rule.  A yesnogram row with clue c is the complement of a
+nonogram row with clue c, so its update is the nonogram update of the
+complemented row: what is known filled is known empty there and the other
+way round (``line_options`` with ``known1`` and ``known0`` swapped), and
+what it finds comes back swapped too.  Columns are solved as usual.
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from ..clues import check_variant
 from ..lines import words
 
 #: Line results remembered (probing and search meet the same line states over and over).
@@ -49,20 +58,22 @@ def bit_positions(x: int):
 
 class Board:
     """What is known of an n×m grid, kept by line: ``rows1[r]``/``rows0[r]`` (bit c: cell (r, c) filled/empty)
-    and ``cols1[c]``/``cols0[c]`` (bit r), so a line is read and written in O(1) whatever the size."""
+    and ``cols1[c]``/``cols0[c]`` (bit r), so a line is read and written in O(1) whatever the size.  ``yes``:
+    the rows are a yesnogram's (their clues count runs of 0s; see the module doc)."""
 
-    __slots__ = ("n", "m", "rows1", "rows0", "cols1", "cols0", "known")
+    __slots__ = ("n", "m", "rows1", "rows0", "cols1", "cols0", "known", "yes")
 
-    def __init__(self, n: int, m: int):
+    def __init__(self, n: int, m: int, variant: str = "nonogram"):
         self.n, self.m = n, m
+        self.yes = check_variant(variant) == "yesnogram"
         self.rows1, self.rows0 = [0] * n, [0] * n
         self.cols1, self.cols0 = [0] * m, [0] * m
         self.known = 0  # how many cells are known (kept by set and settle)
 
     @classmethod
-    def from_masks(cls, n: int, m: int, filled: int = 0, empty: int = 0) -> Board:
-        """The board of two Grid masks (bit r*m + c)."""
-        b = cls(n, m)
+    def from_masks(cls, n: int, m: int, filled: int = 0, empty: int = 0, variant: str = "nonogram") -> Board:
+        """The board of two Grid masks (bit r*m + c), for a puzzle of this variant."""
+        b = cls(n, m, variant)
         full = (1 << m) - 1
         for r in range(n):
             b.rows1[r], b.rows0[r] = filled >> (r * m) & full, empty >> (r * m) & full
@@ -76,7 +87,7 @@ class Board:
     def copy(self) -> Board:
         """An independent copy."""
         b = Board.__new__(Board)
-        b.n, b.m, b.known = self.n, self.m, self.known
+        b.n, b.m, b.known, b.yes = self.n, self.m, self.known, self.yes
         b.rows1, b.rows0, b.cols1, b.cols0 = self.rows1[:], self.rows0[:], self.cols1[:], self.cols0[:]
         return b
 
@@ -121,6 +132,8 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     last update (a line update is idempotent, so skipping them changes
     neither the result nor the steps).  ``halves``: if a list, the number
     of known cells after each pass is appended to it (``difficulty``).
+    The rows of a yesnogram board (``board.yes``) are solved complemented
+    (module doc).
     """
     n, m = board.n, board.m
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
@@ -129,6 +142,7 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     cols_todo = row_full if cols is None else sum(1 << c for c in set(cols))
     known = board.known
     options = line_options
+    yes = board.yes
     try:
         while rows_todo or cols_todo:
             todo, rows_todo = rows_todo, 0
@@ -137,7 +151,10 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
                 todo ^= low
                 r = low.bit_length() - 1
                 clue = row_clues[r]
-                can0, can1 = options(clue, m, rows1[r], rows0[r])
+                if yes:  # the complemented row is a nonogram row: its 1s are our 0s
+                    can1, can0 = options(clue, m, rows0[r], rows1[r])
+                else:
+                    can0, can1 = options(clue, m, rows1[r], rows0[r])
                 if (can0 | can1) != row_full if m else any(clue):
                     return f"row {r + 1}"
                 new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
@@ -203,12 +220,13 @@ class Difficulty:
         return (self.steps + 1) // 2
 
 
-def difficulty(row_clues, col_clues, filled: int = 0, empty: int = 0) -> Difficulty | None:
-    """The Difficulty of the puzzle with these clues (and given cells), or None if local logic does not solve it."""
+def difficulty(row_clues, col_clues, filled: int = 0, empty: int = 0, variant: str = "nonogram") -> Difficulty | None:
+    """The Difficulty of the puzzle with these clues (and given cells, in a variant), or None if local logic does
+    not solve it."""
     n, m = len(row_clues), len(col_clues)
     if filled & empty:
         return None
-    board = Board.from_masks(n, m, filled, empty)
+    board = Board.from_masks(n, m, filled, empty, variant)
     full = board.known == n * m
     halves: list = []
     if settle(board, row_clues, col_clues, halves=halves) is not None or not board.solved():
@@ -234,18 +252,20 @@ class Step:
 
 
 def propagate(
-    row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None, dirty: tuple | None = None
+    row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None, dirty: tuple | None = None,
+    variant: str = "nonogram",
 ) -> Outcome:
     """Local logic to the fixpoint from the given known cells (Grid masks; none by default): ``settle`` on a Board.
 
     Each line update that decides a cell is appended to ``steps`` when a list
     is given; ``dirty`` = (rows, columns) names the lines to update first
     when the start is a fixpoint except for those lines, else every line is.
+    ``variant``: ``yesnogram`` solves the rows complemented (module doc).
     """
     n, m = len(row_clues), len(col_clues)
     if filled & empty:
         return Outcome(CONTRADICTION, filled, empty, "the start (a cell both filled and empty)")
-    board = Board.from_masks(n, m, filled, empty)
+    board = Board.from_masks(n, m, filled, empty, variant)
     rows, cols = (None, None) if dirty is None else dirty
     bad = settle(board, row_clues, col_clues, rows, cols, steps)
     return outcome(board, bad)

@@ -1,5 +1,9 @@
 """A puzzle: row clues, column clues, perhaps its intended solution, what its file said about it, and the error for bad ones.
 
+A puzzle's ``variant`` (``clues.VARIANTS``) says what its row clues count:
+runs of 1s (``nonogram``, the default) or runs of 0s (``yesnogram``); the
+column clues count runs of 1s in both.
+
 Pure Python; imports ``clues`` only.
 """
 
@@ -7,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..clues import Grid, grid_clues
+from ..clues import Grid, check_variant, grid_clues
 
 
 class PuzzleError(ValueError):
@@ -57,9 +61,18 @@ class Puzzle(Clued):
     catalogue: str = ""  # where it comes from: a collection and its number (.non ``catalogue``, XML ``<id>``)
     given_filled: Grid = 0  # cells known filled at the start (Tatham's pre-filled black squares)
     given_empty: Grid = 0  # cells known empty at the start (Tatham's pre-filled white squares)
+    variant: str = "nonogram"  # what the row clues count (``clues.VARIANTS``): runs of 1s, or of 0s in a yesnogram
+
+    def __post_init__(self):
+        check_variant(self.variant)
+
+    @property
+    def yes(self) -> bool:
+        """True for a yesnogram (row clues count runs of 0s)."""
+        return self.variant == "yesnogram"
 
 
-def from_grid(grid: Grid, n: int, m: int, title: str = "") -> Puzzle:
-    """The puzzle whose clues are those of a grid, with the grid as its goal."""
-    rows, cols = grid_clues(grid, n, m)
-    return Puzzle(rows, cols, grid, title)
+def from_grid(grid: Grid, n: int, m: int, title: str = "", variant: str = "nonogram") -> Puzzle:
+    """The puzzle whose clues are those of a grid (in a variant), with the grid as its goal."""
+    rows, cols = grid_clues(grid, n, m, check_variant(variant))
+    return Puzzle(rows, cols, grid, title, variant=variant)

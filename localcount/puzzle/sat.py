@@ -16,6 +16,10 @@ one selector per fitting pattern, refused past 200,000 of them; then the
 automaton with forward implications only, which left the solver weaker
 than line logic.)
 
+A yesnogram's row (``p.variant``) is the complement of a nonogram row
+with the same clue, so its automaton reads the negated cell literals
+(and what is known of it swapped); its columns are encoded as usual.
+
 ``solve_auto`` is the default method: the probing search, handing the
 puzzle to the solver once it has made HANDOFF_PROBES probes.  One solver
 (``_Session``) holds the clauses from what probing knew at the root; the
@@ -29,7 +33,9 @@ solution (each contradiction takes it about 0.1 s on Faase, where it
 keeps 42 of the dive's 170 steps) or nothing is assumed.  A fresh solver then
 starts from that solution to look for the others near it (on Knotty the
 solver that had already searched took over a minute for the second
-solution, a fresh one 0.6 s).
+solution, a fresh one 0.6 s).  A yesnogram gets no dive (belief
+propagation reads every row as a nonogram's): the solver has the whole
+time to find its first solution.
 
     pip install 'localcount[sat]'
 """
@@ -182,8 +188,10 @@ class _Session:
         filled, empty = board.filled(), board.empty()
         clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [[-(k + 1)] for k in range(n * m) if empty >> k & 1]
         top = n * m
+        sign = -1 if p.variant == "yesnogram" else 1  # a yesnogram row is read complemented: negated cells ...
         for r in range(n):
-            more, top = line_clauses(p.rows[r], [r * m + c + 1 for c in range(m)], top, board.rows1[r], board.rows0[r])
+            known = (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r])  # ... values swapped
+            more, top = line_clauses(p.rows[r], [sign * (r * m + c + 1) for c in range(m)], top, *known)
             clauses += more
         for c in range(m):
             more, top = line_clauses(p.cols[c], [r * m + c + 1 for r in range(n)], top, board.cols1[c], board.cols0[c])
@@ -283,7 +291,7 @@ def search_sat(
     out = Search(NO_SOLUTION, level="", method="sat")  # SAT does not say what reasoning the puzzle needs
     board = start
     if board is None:
-        board = logic.Board.from_masks(n, m, p.given_filled, p.given_empty)
+        board = logic.Board.from_masks(n, m, p.given_filled, p.given_empty, p.variant)
         try:
             if p.given_filled & p.given_empty or logic.settle(board, p.rows, p.cols) is not None:
                 return _finish(out, clock, True)
@@ -371,7 +379,8 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     guided by belief propagation looks for one (``_first_solution``); a
     fresh solver then starts from the solution found (its starting values)
     to find the others, with what is left of ``timeout``.  ``max_nodes``
-    bounds the search as before.
+    bounds the search as before.  A yesnogram gets no dive (module doc): the
+    solver runs with the whole of what is left of ``timeout``.
     """
     if not available():
         return search.search(p, limit, max_nodes, timeout, progress)
@@ -385,7 +394,8 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     session = _Session(p, first.root)
     try:
         try:
-            exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
+            first_clock = clock if p.variant == "yesnogram" else _within(clock, SAT_FIRST)  # no dive for a yesnogram
+            exhausted = session.enumerate(out, limit, first_clock)
         except probing.OutOfTime:
             clock.tick()
             assumed = None

@@ -10,6 +10,11 @@ contradiction or in a full grid; the search stops after ``limit``
 solutions, ``max_nodes`` nodes or ``timeout`` seconds.  Every solution it
 returns has been checked by recomputing its clues (``is_solution``).
 
+A yesnogram (``p.variant``) is searched the same way: its boards know
+their variant (``logic.Board``), so local logic and probing on them, and
+on their copies, solve its rows complemented, and ``is_solution``
+recomputes its row clues as runs of 0s.
+
 The level a puzzle needs is a difficulty scale: ``line`` (local logic
 alone decides it), ``probing`` (local logic and probing, no guess) or
 ``branching``.
@@ -31,15 +36,15 @@ LINE, PROBING, BRANCHING = "line", "probing", "branching"
 
 
 def is_solution(p: Puzzle, grid: Grid) -> bool:
-    """True when the grid's clues are the puzzle's and it keeps the given cells."""
+    """True when the grid's clues (in the puzzle's variant) are the puzzle's and it keeps the given cells."""
     if grid & p.given_filled != p.given_filled or grid & p.given_empty:
         return False
-    return grid_clues(grid, p.n, p.m) == (tuple(p.rows), tuple(p.cols))
+    return grid_clues(grid, p.n, p.m, p.variant) == (tuple(p.rows), tuple(p.cols))
 
 
 def local(p: Puzzle, steps: list | None = None) -> logic.Outcome:
     """Local logic from all-unknown to the fixpoint (``steps`` gets every deduction)."""
-    return logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, steps=steps)
+    return logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, steps=steps, variant=p.variant)
 
 
 @dataclass
@@ -80,7 +85,7 @@ def search(
     clock = Clock(timeout, progress)
     out = Search(NO_SOLUTION)
     counts = clock.state = {"nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
-    root = logic.Board.from_masks(p.n, p.m, p.given_filled, p.given_empty)  # the givens (Tatham's pre-filled cells)
+    root = logic.Board.from_masks(p.n, p.m, p.given_filled, p.given_empty, p.variant)  # givens: Tatham's pre-filled cells
     stack = []
     if not p.given_filled & p.given_empty and logic.settle(root, p.rows, p.cols) is None:
         stack.append((root, 0))
@@ -187,7 +192,7 @@ def plain_search(p: Puzzle, limit: int = 2, max_nodes: int | None = None) -> Sea
             out.complete = False
             break
         filled, empty, dirty = stack.pop()
-        o = logic.propagate(p.rows, p.cols, filled, empty, dirty=dirty)
+        o = logic.propagate(p.rows, p.cols, filled, empty, dirty=dirty, variant=p.variant)
         out.nodes += 1
         if o.status == logic.CONTRADICTION:
             continue
