@@ -191,3 +191,15 @@ def stats(n: int, m: int, variant="nonogram") -> dict:
         elif stuck_at_start(*clues, variant):
             out["stuck_start"] += len(grids)
     return out
+
+
+def shaped(s) -> dict:
+    """An engine's ``Stats`` in the shape ``stats`` returns, to compare the two."""
+    return {
+        "grids": s.grids,
+        "solvable": s.solvable,
+        "unique": s.unique,
+        "stuck_start": s.stuck_start,
+        "rounds": {k: v for k, v in enumerate(s.rounds) if v},
+        "steps": {k: v for k, v in enumerate(s.steps) if v},
+    }

@@ -341,6 +341,18 @@ Solid lines: yesnograms; dashed: nonograms of the same n (`../`).
 {stats_part}"""
 
 
+def _bfiles(rows, stat_rows, family: str, grids: str = "grids", where: str = "results") -> dict:
+    """The b-files of a results directory ``where`` of a ``family``: squares, the table, and unique squares (stats)."""
+    files = {
+        SQUARES_BFILE: bfile(square_terms(rows), f"locally solvable n x n {family} grids, n = 0, 1, ..."),
+        TABLE_BFILE: bfile(antidiagonal_terms(rows), f"T(n,m): locally solvable n x m {grids}, by antidiagonals"),
+    }
+    if stat_rows:
+        files[UNIQUE_BFILE] = bfile(unique_square_terms(stat_rows), f"uniquely solvable n x n {family} grids, n = 0, 1, ...")
+        files[UNIQUE_BFILE] = files[UNIQUE_BFILE].replace("results/runs.csv", f"{where}/stats-runs.csv")
+    return {name: text.replace("from results/runs.csv", f"from {where}/runs.csv") for name, text in files.items()}
+
+
 def _render_yesnogram(directory: pathlib.Path, rows, run_list, stat_runs, stat_rows, quiet: bool) -> int:
     """``render`` for a yesnogram results directory (README, b-files, the plot beside the nonograms')."""
     written = []
@@ -352,15 +364,9 @@ def _render_yesnogram(directory: pathlib.Path, rows, run_list, stat_runs, stat_r
         written.append(PLOT)
     files = {
         "README.md": yesnogram_readme(rows, run_list, (directory / PLOT).exists(), stat_rows, stat_runs),
-        SQUARES_BFILE: bfile(square_terms(rows), "locally solvable n x n yesnogram grids, n = 0, 1, ..."),
-        TABLE_BFILE: bfile(antidiagonal_terms(rows), "T(n,m): locally solvable n x m yesnogram grids, by antidiagonals"),
+        **_bfiles(rows, stat_rows, "yesnogram", "yesnogram grids", "results/yesnogram"),
     }
-    if stat_rows:
-        files[UNIQUE_BFILE] = bfile(
-            unique_square_terms(stat_rows), "uniquely solvable n x n yesnogram grids, n = 0, 1, ..."
-        ).replace("results/runs.csv", "results/yesnogram/stats-runs.csv")
     for name, text in files.items():
-        text = text.replace("from results/runs.csv", "from results/yesnogram/runs.csv")
         text = text.replace("table --render`", "table --render --variant yesnogram`")
         if write_if_changed(directory / name, text):
             written.append(name)
@@ -512,15 +518,7 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
     section = _stats_section(stat_rows, stat_runs, *has) if stat_runs else ""
     if (directory / records.VARIANT_DIRS["yesnogram"] / "README.md").exists():
         section += YESNOGRAM_LINK
-    files = {
-        "README.md": results_readme(rows, run_list, has_plot, section),
-        SQUARES_BFILE: bfile(square_terms(rows), "locally solvable n x n nonogram grids, n = 0, 1, ..."),
-        TABLE_BFILE: bfile(antidiagonal_terms(rows), "T(n,m): locally solvable n x m grids, by antidiagonals"),
-    }
-    if stat_rows:
-        files[UNIQUE_BFILE] = bfile(
-            unique_square_terms(stat_rows), "uniquely solvable n x n nonogram grids, n = 0, 1, ..."
-        ).replace("results/runs.csv", "results/stats-runs.csv")
+    files = {"README.md": results_readme(rows, run_list, has_plot, section), **_bfiles(rows, stat_rows, "nonogram")}
     for name, text in files.items():
         if write_if_changed(directory / name, text):
             written.append(name)
