@@ -298,3 +298,36 @@ def test_a_yesnogram_of_every_shape_has_a_consistent_check():
     for n, m in itertools.product(range(4), repeat=2):
         for grid in range(0, 1 << (n * m), 5):
             assert F.check(puzzle(grid, n, m)).variant == YES
+
+
+@pytest.mark.parametrize("length", [3, 5, 6])
+def test_belief_propagation_reads_a_yesnogram_row_complemented(length):
+    """With uniform crossing opinions and no damping, a row's opinion of a cell is the share of its fitting
+    patterns (counted by the reference: runs of 0s) that fill the cell."""
+    np = pytest.importorskip("numpy")
+    from localcount.puzzle import beliefs
+
+    for clue, pats in naive.all_patterns(length, 0).items():
+        p = F.Puzzle((clue,), ((),) * length, variant=YES)
+        b = beliefs.Beliefs(p, damping=0.0)
+        half, none = np.full((1, length), 0.5), np.zeros((1, length), bool)
+        got = b._send(b.rows, half, half, none, none, complemented=True)[0]
+        want = [sum(pat[c] for pat in pats) / len(pats) for c in range(length)]
+        assert np.allclose(got, want), (clue, got, want)
+
+
+def test_the_dive_finds_checked_yesnogram_solutions():
+    from localcount.puzzle import beliefs
+
+    found = 0
+    for grid in range(0, 1 << 16, 97):
+        p = puzzle(grid, 4, 4)
+        board = logic.Board.from_masks(4, 4, variant=YES)
+        assert logic.settle(board, p.rows, p.cols) is None
+        if board.solved():
+            continue
+        out = beliefs.dive(p, board)
+        if out.solution is not None:
+            found += 1
+            assert out.solution in brute_force(p)
+    assert found > 50

@@ -15,7 +15,7 @@
 * ``examples`` — the shipped puzzles in ``shipped/`` (``design``'s pictures are in ``shipped/pictures/``).
 
 A puzzle's ``variant`` (``clues.VARIANTS``) is a nonogram or a yesnogram (row clues count runs of 0s):
-``logic``, ``search``, ``sat`` and ``formats`` know both; ``beliefs``, ``generate`` and ``design`` nonograms only.
+``logic``, ``search``, ``sat``, ``beliefs`` and ``formats`` know both; ``generate`` and ``design`` make nonograms.
 
 Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only, so nothing here loads numba.
 """

@@ -13,6 +13,10 @@ turns, damped, and a cell's belief is the product of its two opinions
 (``Beliefs``).  It is a heuristic: on a grid the lines form cycles, so the
 beliefs are not probabilities of anything.
 
+A yesnogram's rows (``p.variant``) are nonogram rows complemented: a row
+reads its cells with the weights of filled and empty swapped, and swaps
+the totals back (``Beliefs._send``).
+
 ``dive`` fixes the unknown cells the beliefs are surest of (up to 20 a
 step, those at least 0.999 sure, else the surest one), runs local logic
 after each step, and updates the beliefs (starting from the last ones),
@@ -156,8 +160,9 @@ class Beliefs:
         """``rounds`` rounds (rows, then columns) on what ``board`` knows; each cell's belief (array n×m;
         a known cell's is its value)."""
         filled, empty = _bits(board.rows1, self.p.m), _bits(board.rows0, self.p.m)
+        yes = self.p.variant == "yesnogram"
         for _ in range(rounds):
-            self.row = self._send(self.rows, self.row, self.col, filled, empty)
+            self.row = self._send(self.rows, self.row, self.col, filled, empty, complemented=yes)
             self.col = self._send(self.cols, self.col.T, self.row.T, filled.T, empty.T).T
         a, b = self.row * self.col, (1 - self.row) * (1 - self.col)
         total = a + b
@@ -166,11 +171,16 @@ class Beliefs:
         out[empty] = 0.0
         return out
 
-    def _send(self, lines: Lines, mine, theirs, filled, empty):
-        """The lines' new opinions (damped with ``mine``) from the crossing lines' (``theirs``) and the known cells."""
+    def _send(self, lines: Lines, mine, theirs, filled, empty, complemented: bool = False):
+        """The lines' new opinions (damped with ``mine``) from the crossing lines' (``theirs``) and the known cells.
+
+        ``complemented``: the lines' clues count runs of 0s (a yesnogram's rows; module doc)."""
         w1 = np.where(empty, 0.0, theirs)
         w0 = np.where(filled, 0.0, 1 - theirs)
-        m0, m1 = lines.marginals(w1, w0)
+        if complemented:
+            m1, m0 = lines.marginals(w0, w1)
+        else:
+            m0, m1 = lines.marginals(w1, w0)
         with np.errstate(divide="ignore", invalid="ignore"):
             a = np.where(w1 > 0, m1 / w1, 0.0)
             b = np.where(w0 > 0, m0 / w0, 0.0)

@@ -33,9 +33,8 @@ solution (each contradiction takes it about 0.1 s on Faase, where it
 keeps 42 of the dive's 170 steps) or nothing is assumed.  A fresh solver then
 starts from that solution to look for the others near it (on Knotty the
 solver that had already searched took over a minute for the second
-solution, a fresh one 0.6 s).  A yesnogram gets no dive (belief
-propagation reads every row as a nonogram's): the solver has the whole
-time to find its first solution.
+solution, a fresh one 0.6 s).  A yesnogram dives the same way (belief
+propagation reads its rows complemented).
 
     pip install 'localcount[sat]'
 """
@@ -379,8 +378,7 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     guided by belief propagation looks for one (``_first_solution``); a
     fresh solver then starts from the solution found (its starting values)
     to find the others, with what is left of ``timeout``.  ``max_nodes``
-    bounds the search as before.  A yesnogram gets no dive (module doc): the
-    solver runs with the whole of what is left of ``timeout``.
+    bounds the search as before.
     """
     if not available():
         return search.search(p, limit, max_nodes, timeout, progress)
@@ -394,8 +392,7 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
     session = _Session(p, first.root)
     try:
         try:
-            first_clock = clock if p.variant == "yesnogram" else _within(clock, SAT_FIRST)  # no dive for a yesnogram
-            exhausted = session.enumerate(out, limit, first_clock)
+            exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
         except probing.OutOfTime:
             clock.tick()
             assumed = None
