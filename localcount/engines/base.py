@@ -34,6 +34,8 @@ from typing import ClassVar
 MAX_CELLS = 64
 #: Symmetry groups by name, and the numbers the kernels know them by (proofs in ``engines.grid.kernel``).
 GROUP_IDS = {"none": 0, "flips": 1, "square": 2}
+#: What a layout key and code path end with for each puzzle family (``clues.VARIANTS``): nonogram keys are unchanged.
+VARIANT_SUFFIX = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def check_size(n: int, m: int) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
-from ..base import GROUP_IDS, Layout, check_size, symmetry_group
+from ..base import GROUP_IDS, VARIANT_SUFFIX, Layout, check_size, symmetry_group
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -40,8 +40,6 @@ MAX_SHARD_BITS = 24
 #: Key suffix of each symmetry group (shard counts differ between groups).
 _SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
 _KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)(-yes)?$")
-#: Key and code-path suffix of each variant.
-VARIANT_SUFFIX = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def default_bits(n: int, m: int) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import Layout
+from ..base import VARIANT_SUFFIX, Layout
 from .measures import Stats, format_json, from_vector, width
 
 #: Bump when a change to the stats kernel could change a shard's vector.
@@ -21,7 +21,6 @@ STATS_VERSION = 2  # 2: the step histogram (version 1 vectors, without it, still
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)(-yes)?$")
-_VARIANT = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def _fibonacci(k: int) -> int:
@@ -77,18 +76,18 @@ class StatsLayout(Layout):
     @property
     def key(self) -> str:
         """Name of the layout, used for checkpoint files: e.g. '5x5-stats1-d2-rows-sym'."""
-        tail = f"{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
+        tail = f"{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
         return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{tail}"
 
     @property
     def code_path(self) -> str:
         """What makes two runs independent (orientation and group, not depth): e.g. '5x5-stats-rows-sym'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def title(self) -> str:
         """E.g. '5x5-stats-rows'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def clues(self) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import Layout, check_size
+from ..base import VARIANT_SUFFIX, Layout, check_size
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
@@ -27,7 +27,6 @@ MAX_LINE = 10
 #: Key suffix of each symmetry group.
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)(-yes)?$")
-_VARIANT = {"nonogram": "", "yesnogram": "-yes"}
 
 
 def takes(n: int, m: int) -> bool:
@@ -79,17 +78,17 @@ class TinyLayout(Layout):
     @property
     def key(self) -> str:
         """E.g. '4x4-tiny1-s0-sym' ('4x4-tiny1-s0-sym-yes' for yesnograms)."""
-        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def code_path(self) -> str:
         """E.g. '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)."""
-        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def title(self) -> str:
         """E.g. '4x4-tiny'."""
-        return f"{self.n}x{self.m}-tiny{_VARIANT[self.variant]}"
+        return f"{self.n}x{self.m}-tiny{VARIANT_SUFFIX[self.variant]}"
 
     @property
     def options(self) -> str:
