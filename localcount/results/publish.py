@@ -285,9 +285,11 @@ runs in `stats-runs.csv`): the n×m grids grouped by row clues with the
 flips, and the m×n complement-transposes grouped by theirs, run columns
 first (every grid up to {EVERY_GRID_CELLS} cells). *Uniquely solvable*: no other grid
 has the same row and column clues. The uniquely solvable counts are
-OEIS A385862 (Felgenhauer); `tests/test_yesnogram_results.py` checks every
-size both have against the published values. Rounds and steps as for
-nonograms (`docs/stats.md`), rows first.
+OEIS A385862 (Felgenhauer), computed here from scratch: the two paths
+must agree, and `tests/test_yesnogram_results.py` recounts the sizes up to
+12 cells by brute force (no published value is typed into the tests; the
+comparison with the published table is in `docs/results.md`). Rounds and
+steps as for nonograms (`docs/stats.md`), rows first.
 
 {stats_table(stat_rows)}
 Uniquely solvable n×n yesnograms: {unique} (n = 0, 1, ...; `{UNIQUE_BFILE}`).
