@@ -23,6 +23,8 @@ Line = int
 Clue = tuple
 #: The puzzle families: which runs the row clues count (the column clues count runs of 1s in both).
 VARIANTS = ("nonogram", "yesnogram")
+#: The families whose row clues count runs of 0s: their rows are read complemented (module doc).
+ROWS_COUNT_ZEROS = frozenset({"yesnogram"})
 
 
 def check_variant(variant: str) -> str:
@@ -30,6 +32,11 @@ def check_variant(variant: str) -> str:
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     return variant
+
+
+def rows_count_zeros(variant: str) -> bool:
+    """Whether a variant's row clues count runs of 0s, so that its rows are read complemented."""
+    return check_variant(variant) in ROWS_COUNT_ZEROS
 
 
 def line_clue(line: Line, length: int) -> Clue:
@@ -46,7 +53,7 @@ def line_clue(line: Line, length: int) -> Clue:
 
 def row_clue(line: Line, length: int, variant: str = "nonogram") -> Clue:
     """The clue of a row in a variant: its runs of 1s (nonogram) or of 0s (yesnogram)."""
-    return line_clue(~line & ((1 << length) - 1) if variant == "yesnogram" else line, length)
+    return line_clue(~line & ((1 << length) - 1) if rows_count_zeros(variant) else line, length)
 
 
 def grid_rows(grid: Grid, n: int, m: int) -> list:

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import naive
-from localcount.clues import grid_clues, line_clue, row_clue
+from localcount.clues import VARIANTS, grid_clues, line_clue, row_clue, rows_count_zeros
+from localcount.engines.base import variant_of_key
 from localcount.engines.grid.count import count, solve_grids
 from localcount.engines.grid.layout import GridLayout
 from localcount.engines.registry import parse_key
@@ -18,6 +19,7 @@ from localcount.engines.stats import enumeration as S
 from localcount.engines.stats.layout import StatsLayout
 from localcount.engines.tiny.layout import TinyLayout
 from localcount.lines.tables import line_table, row_table
+from localcount.results import records as results
 
 YES = "yesnogram"
 #: Every size with at most 16 cells (both orientations), the issue's bar for comparing with the reference.
@@ -125,6 +127,15 @@ def test_keys_name_the_variant_and_nonogram_keys_stay():
     assert GridLayout.make(5, 6, variant=YES).key == "5x6-v1-s8-sym-yes"
     assert StatsLayout.make(4, 5).key == "4x5-stats2-d2-rows-sym"
     assert TinyLayout.make(3, 4).key == "3x4-tiny1-s0-sym"
+    for lay in layouts + [GridLayout.make(5, 6), StatsLayout.make(4, 5), TinyLayout.make(3, 4)]:
+        assert variant_of_key(lay.key) == variant_of_key(lay.code_path) == lay.variant == results.variant_of(lay.key)
+        assert lay.variant_option == ("" if lay.variant == "nonogram" else " --variant yesnogram")
+
+
+def test_which_variants_read_rows_complemented():
+    assert [v for v in VARIANTS if rows_count_zeros(v)] == [YES]
+    with pytest.raises(ValueError, match="variant must be one of nonogram, yesnogram"):
+        rows_count_zeros("nonogramm")
 
 
 def test_the_square_group_and_long_rows_are_refused():

@@ -28,6 +28,7 @@ Imports only the standard library.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 #: Largest grid any counter handles: one uint64 bit per cell.
@@ -36,6 +37,18 @@ MAX_CELLS = 64
 GROUP_IDS = {"none": 0, "flips": 1, "square": 2}
 #: What a layout key and code path end with for each puzzle family (``clues.VARIANTS``): nonogram keys are unchanged.
 VARIANT_SUFFIX = {"nonogram": "", "yesnogram": "-yes"}
+#: The end of the layouts' key patterns: one optional group, the family's suffix (``variant_of_suffix``).
+VARIANT_KEY_PATTERN = "(" + "|".join(re.escape(s) for s in VARIANT_SUFFIX.values() if s) + ")?"
+
+
+def variant_of_suffix(suffix: str | None) -> str:
+    """The family a key's suffix names (the group of VARIANT_KEY_PATTERN: None or '' for nonograms)."""
+    return {s: v for v, s in VARIANT_SUFFIX.items()}[suffix or ""]
+
+
+def variant_of_key(key: str) -> str:
+    """The family a layout key or code path names, by how it ends (VARIANT_SUFFIX)."""
+    return next((v for v, s in VARIANT_SUFFIX.items() if s and key.endswith(s)), "nonogram")
 
 
 def check_size(n: int, m: int) -> None:
@@ -72,6 +85,16 @@ class Layout:
     variant = "nonogram"
     n: int
     m: int
+
+    @property
+    def variant_suffix(self) -> str:
+        """What this layout's key, code path and title end with: '' for nonograms (VARIANT_SUFFIX)."""
+        return VARIANT_SUFFIX[self.variant]
+
+    @property
+    def variant_option(self) -> str:
+        """The count command's option naming the family: '' for nonograms, else ' --variant NAME'."""
+        return f" --variant {self.variant}" if self.variant_suffix else ""
 
     # --- identity (each engine defines key, code_path and from_key) ---
 

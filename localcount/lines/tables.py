@@ -25,7 +25,7 @@ import functools
 
 import numpy as np
 
-from ..clues import check_variant, line_clue
+from ..clues import line_clue, rows_count_zeros
 from . import SPREAD_MAX_LEN, TABLE_MAX_LEN
 
 def clue_ids(length: int) -> np.ndarray:
@@ -67,7 +67,7 @@ def line_table(length: int) -> np.ndarray:
 def row_table(length: int, variant: str = "nonogram") -> np.ndarray:
     """The known-mask table for the rows of a variant (module doc): ``line_table`` for nonograms."""
     table = line_table(length)
-    if check_variant(variant) == "nonogram":
+    if not rows_count_zeros(variant):
         return table
     size = 1 << length
     out = np.ascontiguousarray(table.reshape(size, size)[::-1]).reshape(-1)  # row p -> row full ^ p = size - 1 - p

@@ -160,7 +160,7 @@ class Beliefs:
         """``rounds`` rounds (rows, then columns) on what ``board`` knows; each cell's belief (array n×m;
         a known cell's is its value)."""
         filled, empty = _bits(board.rows1, self.p.m), _bits(board.rows0, self.p.m)
-        yes = self.p.variant == "yesnogram"
+        yes = self.p.yes
         for _ in range(rounds):
             self.row = self._send(self.rows, self.row, self.col, filled, empty, complemented=yes)
             self.col = self._send(self.cols, self.col.T, self.row.T, filled.T, empty.T).T

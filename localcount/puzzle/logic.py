@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..clues import check_variant
+from ..clues import rows_count_zeros
 from ..lines import words
 
 #: Line results remembered (probing and search meet the same line states over and over).
@@ -65,7 +65,7 @@ class Board:
 
     def __init__(self, n: int, m: int, variant: str = "nonogram"):
         self.n, self.m = n, m
-        self.yes = check_variant(variant) == "yesnogram"
+        self.yes = rows_count_zeros(variant)
         self.rows1, self.rows0 = [0] * n, [0] * n
         self.cols1, self.cols0 = [0] * m, [0] * m
         self.known = 0  # how many cells are known (kept by set and settle)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..clues import Grid, check_variant, grid_clues
+from ..clues import Grid, check_variant, grid_clues, rows_count_zeros
 
 
 class PuzzleError(ValueError):
@@ -68,8 +68,8 @@ class Puzzle(Clued):
 
     @property
     def yes(self) -> bool:
-        """True for a yesnogram (row clues count runs of 0s)."""
-        return self.variant == "yesnogram"
+        """True when the row clues count runs of 0s (a yesnogram): the rows are read complemented."""
+        return rows_count_zeros(self.variant)
 
 
 def from_grid(grid: Grid, n: int, m: int, title: str = "", variant: str = "nonogram") -> Puzzle:

@@ -187,7 +187,7 @@ class _Session:
         filled, empty = board.filled(), board.empty()
         clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [[-(k + 1)] for k in range(n * m) if empty >> k & 1]
         top = n * m
-        sign = -1 if p.variant == "yesnogram" else 1  # a yesnogram row is read complemented: negated cells ...
+        sign = -1 if p.yes else 1  # a yesnogram row is read complemented: negated cells ...
         for r in range(n):
             known = (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r])  # ... values swapped
             more, top = line_clauses(p.rows[r], [sign * (r * m + c + 1) for c in range(m)], top, *known)

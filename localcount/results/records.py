@@ -35,6 +35,7 @@ import pathlib
 from dataclasses import MISSING, asdict, dataclass, fields
 
 from .. import __version__
+from ..engines.base import variant_of_key
 from ..util.files import write_atomic
 from ..util.provenance import cpu_model, git_commit, utc_now
 
@@ -49,8 +50,8 @@ VARIANT_DIRS = {"nonogram": "", "yesnogram": "yesnogram"}
 
 
 def variant_of(layout_key: str) -> str:
-    """The puzzle family a run's layout key names: yesnogram keys end in '-yes' (``engines``), others are nonograms."""
-    return "yesnogram" if layout_key.endswith("-yes") else "nonogram"
+    """The puzzle family a run's layout key names (``engines.base.VARIANT_SUFFIX``: yesnogram keys end in '-yes')."""
+    return variant_of_key(layout_key)
 
 
 def variant_dir(results, variant: str) -> pathlib.Path:

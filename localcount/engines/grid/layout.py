@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
-from ..base import GROUP_IDS, VARIANT_SUFFIX, Layout, check_size, symmetry_group
+from ..base import GROUP_IDS, VARIANT_KEY_PATTERN, Layout, check_size, symmetry_group, variant_of_suffix
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -39,7 +39,7 @@ DEFAULT_MAX_SHARD_BITS = 20
 MAX_SHARD_BITS = 24
 #: Key suffix of each symmetry group (shard counts differ between groups).
 _SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
-_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)(-yes)?$")
+_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)" + VARIANT_KEY_PATTERN + "$")
 
 
 def default_bits(n: int, m: int) -> int:
@@ -85,27 +85,27 @@ class GridLayout(Layout):
             return None
         n, m, version, bits, suffix, yes = match.groups()
         group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(bits), group, int(version), "yesnogram" if yes else "nonogram")
+        return cls(int(n), int(m), int(bits), group, int(version), variant_of_suffix(yes))
 
     @property
     def key(self) -> str:
         """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym' ('5x6-v1-s8-sym-yes')."""
-        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
 
     @property
     def code_path(self) -> str:
         """What makes two runs independent (orientation and group, not shard bits): e.g. '5x6-sym'."""
-        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
 
     @property
     def title(self) -> str:
         """E.g. '7x7' or '5x6-yes'."""
-        return f"{self.n}x{self.m}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}{self.variant_suffix}"
 
     @property
     def options(self) -> str:
         """The count command's options for this layout after the size."""
-        return " --variant yesnogram" if self.variant == "yesnogram" else ""
+        return self.variant_option
 
     @property
     def shards(self) -> int:

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import VARIANT_SUFFIX, Layout
+from ..base import VARIANT_KEY_PATTERN, Layout, variant_of_suffix
 from .measures import Stats, format_json, from_vector, width
 
 #: Bump when a change to the stats kernel could change a shard's vector.
 STATS_VERSION = 2  # 2: the step histogram (version 1 vectors, without it, still read)
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
-_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)(-yes)?$")
+_KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)" + VARIANT_KEY_PATTERN + "$")
 
 
 def _fibonacci(k: int) -> int:
@@ -71,23 +71,23 @@ class StatsLayout(Layout):
         n, m, version, depth, path, suffix, yes = match.groups()
         path = {v: k for k, v in _PATH_SUFFIX.items()}[path]
         group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(depth), path, group, int(version), "yesnogram" if yes else "nonogram")
+        return cls(int(n), int(m), int(depth), path, group, int(version), variant_of_suffix(yes))
 
     @property
     def key(self) -> str:
         """Name of the layout, used for checkpoint files: e.g. '5x5-stats1-d2-rows-sym'."""
-        tail = f"{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        tail = f"{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
         return f"{self.n}x{self.m}-stats{self.version}-d{self.depth}-{tail}"
 
     @property
     def code_path(self) -> str:
         """What makes two runs independent (orientation and group, not depth): e.g. '5x5-stats-rows-sym'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
 
     @property
     def title(self) -> str:
         """E.g. '5x5-stats-rows'."""
-        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{self.variant_suffix}"
 
     @property
     def clues(self) -> int:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...clues import check_variant, row_clue
+from ...clues import row_clue, rows_count_zeros
 from ...lines import TABLE_MAX_LEN
 from ...lines.tables import clue_ids, line_table, row_table, spread_table
 from ..base import check_size
@@ -64,7 +64,7 @@ def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
     """Row patterns by clue, clue ids and line tables for enumerating n×m by row clues (module doc)."""
     check_stats_size(n, m)
     rid = clue_ids(m)
-    if check_variant(variant) == "yesnogram":
+    if rows_count_zeros(variant):
         rid = rid[::-1]  # row p has the clue id of the nonogram row full ^ p = 2^m - 1 - p
     C = int(rid.max()) + 1
     order = np.argsort(rid, kind="stable")

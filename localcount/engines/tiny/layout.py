@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import VARIANT_SUFFIX, Layout, check_size
+from ..base import VARIANT_KEY_PATTERN, Layout, check_size, variant_of_suffix
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
@@ -26,7 +26,7 @@ MAX_CELLS = 20
 MAX_LINE = 10
 #: Key suffix of each symmetry group.
 _SUFFIX = {"none": "all", "flips": "sym"}
-_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)(-yes)?$")
+_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)" + VARIANT_KEY_PATTERN + "$")
 
 
 def takes(n: int, m: int) -> bool:
@@ -73,28 +73,27 @@ class TinyLayout(Layout):
             return None
         n, m, version, bits = map(int, match.groups()[:4])
         group = {v: k for k, v in _SUFFIX.items()}[match.group(5)]
-        return cls(n, m, bits, group, version, "yesnogram" if match.group(6) else "nonogram")
+        return cls(n, m, bits, group, version, variant_of_suffix(match.group(6)))
 
     @property
     def key(self) -> str:
         """E.g. '4x4-tiny1-s0-sym' ('4x4-tiny1-s0-sym-yes' for yesnograms)."""
-        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
 
     @property
     def code_path(self) -> str:
         """E.g. '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)."""
-        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
 
     @property
     def title(self) -> str:
         """E.g. '4x4-tiny'."""
-        return f"{self.n}x{self.m}-tiny{VARIANT_SUFFIX[self.variant]}"
+        return f"{self.n}x{self.m}-tiny{self.variant_suffix}"
 
     @property
     def options(self) -> str:
         """The count command's options for this counter."""
-        variant = " --variant yesnogram" if self.variant == "yesnogram" else ""
-        return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "") + variant
+        return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "") + self.variant_option
 
     @property
     def shards(self) -> int:
