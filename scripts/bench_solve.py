@@ -15,7 +15,7 @@ without probing, the search as it was before probing) verdict, nodes and
 seconds.  Each looks for two solutions; the first two give up at
 ``--timeout`` seconds, the plain one at ``--plain-nodes`` nodes.  Then
 the median and worst seconds of each.  ``--compare`` chooses which of the
-two comparisons to run.  Colour puzzles are solved by ``puzzle.colour``
+two comparisons to run.  Colour puzzles are solved by ``puzzle.solving.colour``
 (no comparisons beside it).
 
 n-Dom is Josh Greifer's design "Domino Logic III" (webpbn #8098 is 9-Dom),
@@ -93,8 +93,8 @@ def main() -> int:
     compare = set() if args.compare == "none" else set(args.compare.split(","))
     if compare - {"search", "plain"}:
         ap.error(f"--compare: one or more of search, plain, or none; got {args.compare!r}")
-    from localcount.puzzle import colour, logic, sat
-    from localcount.puzzle import search as solve
+    from localcount.puzzle.solving import colour, logic, sat
+    from localcount.puzzle.solving import search as solve
     from localcount.util import provenance
 
     print(f"# python scripts/bench_solve.py {' '.join(sys.argv[1:])}; {provenance.cpu_model()}; git {provenance.git_commit(os.path.dirname(__file__))}; "

@@ -29,7 +29,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from localcount.puzzle import formats  # noqa: E402
-from localcount.puzzle import search as solve  # noqa: E402
+from localcount.puzzle.solving import search as solve  # noqa: E402
 from localcount.clues import grid_from_rows  # noqa: E402
 
 DRAWINGS = {

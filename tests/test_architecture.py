@@ -14,11 +14,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "localcount"
 #: Lowest first: a module may import from its own layer and the layers below it.
 LAYERS = [
-    {"localcount", "localcount.util", "localcount.clues"},
+    {"localcount.util", "localcount.clues"},
     {"localcount.lines"},
     {"localcount.engines", "localcount.puzzle"},
     {"localcount.orchestration"},
     {"localcount.results"},
+    {"localcount", "localcount.api"},  # the package itself re-exports the API
     {"localcount.cli", "localcount.__main__"},
 ]
 ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats")
@@ -115,6 +116,25 @@ def test_orchestration_results_and_puzzles_import_no_engine_at_import_time():
         if name.split(".")[1:2] in (["orchestration"], ["results"], ["puzzle"]):
             engines = {t for t in imports(name) if t.startswith(ENGINES)}
             assert engines == set(), f"{name} imports {engines}"
+
+
+#: The rooms of ``localcount.puzzle`` and the other rooms each may import (its ``__init__`` says so).
+PUZZLE_ROOMS = {
+    "model": set(),
+    "solving": {"model"},
+    "making": {"solving", "model"},
+    "formats": {"model", "solving"},  # solving.colour, for colour files
+    "drawing": {"model"},
+    "examples": {"formats", "model"},
+}
+
+
+def test_the_rooms_of_puzzle_import_as_their_docs_say():
+    room = lambda name: name.split(".")[2] if name.count(".") >= 2 else None  # noqa: E731
+    assert {room(name) for name in MODULES if name.startswith("localcount.puzzle.")} == set(PUZZLE_ROOMS)
+    wrong = [(a, b) for a in MODULES if a.startswith("localcount.puzzle.") for b in imports(a)
+             if b.startswith("localcount.puzzle.") and room(b) not in PUZZLE_ROOMS[room(a)] | {room(a)}]  # fmt: skip
+    assert wrong == []
 
 
 def test_no_isinstance_on_layouts_outside_the_engines():

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from localcount.clues import line_clue
-from localcount.puzzle import beliefs, formats, logic, model
-from localcount.puzzle import search as solve
+from localcount.puzzle import formats, model
+from localcount.puzzle.solving import beliefs, logic
+from localcount.puzzle.solving import search as solve
 
 
 def _patterns(clue, length):

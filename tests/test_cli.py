@@ -111,9 +111,10 @@ def test_a_run_beyond_any_machines_life_is_refused_with_a_hint():
 
 
 def test_force_starts_what_the_estimate_would_refuse(monkeypatch, capsys, tmp_path):
+    from localcount.api import counting
     from localcount.cli import count as command
 
-    monkeypatch.setattr(command, "REFUSE_SECONDS", 1e-9)  # every estimated run is "too long"
+    monkeypatch.setattr(counting, "REFUSE_SECONDS", 1e-9)  # every estimated run is "too long"
     monkeypatch.setenv("LOCALCOUNT_CHECKPOINT_DIR", str(tmp_path))
     assert command.main(["5", "5", "-q"]) == 2
     assert capsys.readouterr().out == ""
@@ -124,7 +125,7 @@ def test_force_starts_what_the_estimate_would_refuse(monkeypatch, capsys, tmp_pa
 def test_slow_steps_are_announced_once_they_take_a_second(capsys):
     import time
 
-    from localcount.cli.common import said_if_slow
+    from localcount.api.feedback import said_if_slow
 
     with said_if_slow("compiling the kernels for 9x9", quiet=False, seconds=0.05):
         time.sleep(0.3)

@@ -7,8 +7,9 @@ import random
 import subprocess
 import sys
 
-from localcount.puzzle import colour, formats
-from localcount.puzzle import search as solve
+from localcount.puzzle import formats
+from localcount.puzzle.solving import colour
+from localcount.puzzle.solving import search as solve
 
 HERE = pathlib.Path(__file__).resolve().parent / "puzzles"
 PALETTE = (("white", ".", "FFFFFF"), ("black", "X", "000000"), ("red", "r", "FF0000"), ("green", "g", "00B000"))
@@ -189,12 +190,12 @@ def test_a_colour_gif_ends_with_the_solution_when_local_logic_is_stuck():
     Image = __import__("pytest").importorskip("PIL.Image")
     import io
 
-    from localcount.puzzle import pictures
+    from localcount.puzzle.drawing import raster
 
     cells = (1, 0, 0, 1)  # a 2x2 diagonal: its turn fits the clues too, so local logic is stuck
     p = puzzle_of(cells, 2, 2, 2)
     steps = []
     assert colour.local(p, steps)[0] == colour.STUCK
     found = colour.search(p, limit=1)
-    with Image.open(io.BytesIO(pictures.colour_gif(p, steps, solution=found.solutions[0]))) as im:
+    with Image.open(io.BytesIO(raster.colour_gif(p, steps, solution=found.solutions[0]))) as im:
         assert im.n_frames == len(steps) + 2

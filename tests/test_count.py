@@ -170,7 +170,7 @@ def test_long_lines_match_the_clue_solver(n, m):
     """Lines beyond the tables (word solver up to 62 cells, the DP beyond) against
     ``logic.propagate``, which runs the DP on every line from the clues alone."""
     from localcount.clues import grid_clues
-    from localcount.puzzle.logic import propagate
+    from localcount.puzzle.solving.logic import propagate
 
     rng = random.Random(n * 100 + m)
     grids = [rng.getrandbits(n * m) & rng.getrandbits(n * m) | rng.getrandbits(n * m) for _ in range(60)]

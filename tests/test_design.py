@@ -8,8 +8,9 @@ import pytest
 
 import naive
 from localcount.clues import grid_clues
-from localcount.puzzle import design, formats, generate
-from localcount.puzzle.design import DesignError
+from localcount.puzzle import formats
+from localcount.puzzle.making import design, generate
+from localcount.puzzle.making.design import DesignError
 
 SIZES = [(10, 10), (15, 15), (12, 20)]  # (rows, columns)
 

@@ -1,4 +1,4 @@
-"""Difficulty of simple puzzles in steps and rounds (``puzzle.logic.difficulty``): against a naive reference and the stats kernel."""
+"""Difficulty of simple puzzles in steps and rounds (``puzzle.solving.logic.difficulty``): against a naive reference and the stats kernel."""
 
 import collections
 import json
@@ -9,7 +9,8 @@ import pytest
 
 import naive
 from localcount.clues import grid_clues, parse_grid
-from localcount.puzzle import examples, logic
+from localcount.puzzle import examples
+from localcount.puzzle.solving import logic
 
 
 @pytest.mark.parametrize("n,m", [(1, 1), (1, 4), (2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4)])

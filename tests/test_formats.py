@@ -359,6 +359,48 @@ def test_entities_are_refused():
         F.parse_xml(bomb)
 
 
+BILLION_LAUGHS = """<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<puzzle type="grid"><title>&lol9;</title>
+<clues type="columns"><line><count>1</count></line></clues>
+<clues type="rows"><line><count>1</count></line></clues>
+</puzzle>
+"""
+EXTERNAL_ENTITY = """<?xml version="1.0"?>
+<!DOCTYPE puzzle [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<puzzle type="grid"><title>&secret;</title>
+<clues type="columns"><line><count>1</count></line></clues>
+<clues type="rows"><line><count>1</count></line></clues>
+</puzzle>
+"""
+
+
+@pytest.mark.parametrize("text,message", [
+    (BILLION_LAUGHS, "bomb.xml:3: XML entity declarations are not accepted (entity 'lol')"),
+    (EXTERNAL_ENTITY, "bomb.xml:2: XML entity declarations are not accepted (entity 'secret')"),
+])  # fmt: skip
+def test_entity_bombs_and_external_entities_are_refused_by_defusedxml(text, message):
+    # defusedxml refuses the first declaration: nothing is expanded, no file is read; one line, with where it was.
+    for read in (lambda: F.parse_xml(text, source="bomb.xml"), lambda: F.read(text, None, "bomb.xml")):
+        with pytest.raises(F.PuzzleError) as err:
+            read()
+        assert str(err.value) == message
+    # the same puzzle without the DTD reads (the refusal is the entities', not the rest of the file's)
+    plain = F.parse_xml(text.split("]>\n", 1)[1].replace("&lol9;", "").replace("&secret;", ""))
+    assert (plain.rows, plain.cols) == (((1,),), ((1,),))
+
+
 def test_from_grid_has_the_grids_clues():
     grid, n, m = parse_grid("1010/0100/1010/0011")
     p = F.from_grid(grid, n, m)

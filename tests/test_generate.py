@@ -9,8 +9,9 @@ import pytest
 
 import naive
 from localcount.clues import grid_clues
-from localcount.puzzle import formats, generate
-from localcount.puzzle.generate import GenerateError, Made, parse_steps
+from localcount.puzzle import formats
+from localcount.puzzle.making import generate
+from localcount.puzzle.making.generate import GenerateError, Made, parse_steps
 
 
 def chi_square_critical(df: int, z: float = 3.09) -> float:

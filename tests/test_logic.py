@@ -4,7 +4,7 @@ import random
 
 import naive
 from localcount.clues import grid_clues
-from localcount.puzzle.logic import CONTRADICTION, SOLVED, propagate
+from localcount.puzzle.solving.logic import CONTRADICTION, SOLVED, propagate
 
 
 def test_random_grids_match_reference():

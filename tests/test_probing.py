@@ -8,8 +8,9 @@ import sys
 import pytest
 
 from localcount.clues import grid_clues
-from localcount.puzzle import logic, model, probing
-from localcount.puzzle import search as solve
+from localcount.puzzle import model
+from localcount.puzzle.solving import logic, probing
+from localcount.puzzle.solving import search as solve
 from localcount.puzzle.model import Puzzle
 
 

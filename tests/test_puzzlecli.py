@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from localcount.puzzle import examples, formats
-from localcount.puzzle import search as solve
+from localcount.puzzle.solving import search as solve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -127,7 +127,7 @@ def test_bench_solve_runs():
 
 def test_png_and_gif_pictures(tmp_path):
     Image = pytest.importorskip("PIL.Image")
-    from localcount.puzzle import pictures as render
+    from localcount.puzzle.drawing import raster
 
     png, gif = tmp_path / "cat.png", tmp_path / "cat.gif"
     res = run("solve", "cat", "--png", png, "--gif", gif)
@@ -137,9 +137,9 @@ def test_png_and_gif_pictures(tmp_path):
     with Image.open(gif) as im:
         assert im.format == "GIF" and im.n_frames == len(steps) + 1
     with Image.open(png) as im:
-        assert im.format == "PNG" and im.size[0] > 10 * render.CELL_PX
+        assert im.format == "PNG" and im.size[0] > 10 * raster.CELL_PX
     p = examples.load("stuck8")
-    assert render.png(p) == render.png(p)  # deterministic
+    assert raster.png(p) == raster.png(p)  # deterministic
     res = run("solve", "stuck8", "--png", tmp_path / "no-such-dir" / "x.png")
     assert res.returncode == 1 and "cannot write" in res.stderr
 
@@ -193,11 +193,11 @@ def test_convert_keeps_metadata_and_tatham_givens(tmp_path):
 
 def test_pictures_of_wide_grids_and_gifs_that_end_at_the_solution(tmp_path):
     from localcount.puzzle import model
-    from localcount.puzzle import pictures as render
+    from localcount.puzzle.drawing import raster, text as drawn
 
     wide = model.from_grid((1 << 90) - 1, 1, 90)  # one row of 90 filled cells: column clues would need 180 characters
-    text = render.draw(wide, 0, 0)
-    assert max(len(line) for line in text.splitlines()) <= render.WIDE and "column clues not drawn" in text
+    text = drawn.draw(wide, 0, 0)
+    assert max(len(line) for line in text.splitlines()) <= drawn.WIDE and "column clues not drawn" in text
     assert "?" * 90 in text
     Image = pytest.importorskip("PIL.Image")
     gif = tmp_path / "stuck8.gif"
@@ -208,7 +208,7 @@ def test_pictures_of_wide_grids_and_gifs_that_end_at_the_solution(tmp_path):
     with Image.open(gif) as im:
         assert im.n_frames == len(steps) + 2  # the empty grid, each step, then the solution
     one, three = model.from_grid(1, 1, 1), model.from_grid((1 << 100) - 1, 100, 1)  # column clues 1 and 100
-    assert render._image(three, 0, 0).size[0] - render._image(one, 0, 0).size[0] >= 6  # the cell widens for "100"
+    assert raster._image(three, 0, 0).size[0] - raster._image(one, 0, 0).size[0] >= 6  # the cell widens for "100"
 
 
 @pytest.mark.parametrize("method", ["search", "auto"])

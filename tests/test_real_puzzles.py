@@ -6,7 +6,7 @@ import pytest
 
 from localcount.clues import parse_grid
 from localcount.puzzle import formats
-from localcount.puzzle import search as solve
+from localcount.puzzle.solving import search as solve
 
 HERE = pathlib.Path(__file__).resolve().parent / "puzzles"
 FILES = sorted(p for p in HERE.iterdir() if p.suffix in (".non", ".xml"))
@@ -54,7 +54,7 @@ def test_a_real_puzzle_has_its_known_answer_and_the_search_finds_it(path):
 @pytest.mark.parametrize("name", sorted(SLOW))
 def test_the_default_method_decides_the_slow_ones_quickly(name):
     pytest.importorskip("pysat")
-    from localcount.puzzle import sat
+    from localcount.puzzle.solving import sat
 
     path = HERE / name
     p = formats.parse(path.read_text(), None, str(path))

@@ -5,11 +5,11 @@ import random
 import pytest
 
 from localcount.puzzle import examples, formats as F
-from localcount.puzzle import search as solve
+from localcount.puzzle.solving import search as solve
 from localcount.clues import grid_clues, line_clue
 
 pytest.importorskip("pysat")
-from localcount.puzzle import sat  # noqa: E402
+from localcount.puzzle.solving import sat  # noqa: E402
 
 
 def test_line_patterns_are_exactly_the_fitting_lines():
@@ -208,7 +208,7 @@ def test_the_line_encoding_of_a_partly_known_line_accepts_exactly_the_fitting_li
 
 
 def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_choices():
-    from localcount.puzzle import beliefs, logic, probing
+    from localcount.puzzle.solving import beliefs, logic, probing
 
     rng = random.Random(1)
     dead = 0
@@ -235,7 +235,7 @@ def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_cho
 
 
 def test_the_first_solution_is_the_dives_when_it_ends_in_one():
-    from localcount.puzzle import logic, probing
+    from localcount.puzzle.solving import logic, probing
 
     p = F.from_grid(0b0110_1001_1001_0110, 4, 4)  # two solutions: local logic is stuck, the dive picks one
     root = logic.Board.from_masks(4, 4)

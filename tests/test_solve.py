@@ -6,8 +6,8 @@ import pytest
 
 import naive
 from localcount.puzzle import formats as F
-from localcount.puzzle import logic
-from localcount.puzzle import search as solve
+from localcount.puzzle.solving import logic
+from localcount.puzzle.solving import search as solve
 from localcount.clues import grid_clues, parse_grid
 
 

@@ -14,8 +14,8 @@ import pytest
 import naive
 from localcount.clues import grid_clues, parse_grid
 from localcount.puzzle import formats as F
-from localcount.puzzle import logic, sat
-from localcount.puzzle import search as solve
+from localcount.puzzle.solving import logic, sat
+from localcount.puzzle.solving import search as solve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 YES = "yesnogram"
@@ -305,7 +305,7 @@ def test_belief_propagation_reads_a_yesnogram_row_complemented(length):
     """With uniform crossing opinions and no damping, a row's opinion of a cell is the share of its fitting
     patterns (counted by the reference: runs of 0s) that fill the cell."""
     np = pytest.importorskip("numpy")
-    from localcount.puzzle import beliefs
+    from localcount.puzzle.solving import beliefs
 
     for clue, pats in naive.all_patterns(length, 0).items():
         p = F.Puzzle((clue,), ((),) * length, variant=YES)
@@ -317,7 +317,7 @@ def test_belief_propagation_reads_a_yesnogram_row_complemented(length):
 
 
 def test_the_dive_finds_checked_yesnogram_solutions():
-    from localcount.puzzle import beliefs
+    from localcount.puzzle.solving import beliefs
 
     found = 0
     for grid in range(0, 1 << 16, 97):

@@ -16,13 +16,15 @@ picture that cannot be read).
 from __future__ import annotations
 
 import argparse
-import random
 import re
-import time
-from dataclasses import replace
 
-from ..puzzle import design, formats, generate, logic, pictures
-from ..puzzle.model import Puzzle, from_grid
+from ..api.making import make_design, make_random
+from ..puzzle import drawing as pictures
+from ..puzzle import formats
+from ..puzzle.making import design
+from ..puzzle.model import Puzzle
+from ..puzzle.solving import logic
+from ..util.errors import UsageError
 from ..util.messages import Parser, say
 from .puzzles import emit, plural, write_picture
 
@@ -54,20 +56,10 @@ def generate_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _seed(seed) -> int:
-    """The seed given, or a fresh random one."""
-    return random.SystemRandom().randrange(1 << 32) if seed is None else seed
-
-
-def _steps(text):
-    """(lo, hi) from --steps, or None."""
-    return None if text is None else generate.parse_steps(text)
-
-
 def _size(tokens) -> tuple:
-    """(n, m) from 'n' or 'n m' (ValueError otherwise)."""
+    """(n, m) from 'n' or 'n m' (UsageError otherwise)."""
     if len(tokens) > 2 or not all(re.fullmatch(r"\d+", t) for t in tokens):
-        raise ValueError(f"size is n (a square) or n m, whole numbers; got {' '.join(tokens)!r}")
+        raise UsageError(f"size is n (a square) or n m, whole numbers; got {' '.join(tokens)!r}")
     n, m = (int(t) for t in tokens * (2 // len(tokens)))
     return n, m
 
@@ -86,28 +78,24 @@ def _difficulty(steps: int) -> str:
 
 
 def generate_main(argv) -> int:
-    """``generate N [M]``: a random simple puzzle."""
+    """``generate N [M]``: a random simple puzzle (``api.making.make_random``)."""
     args = generate_parser().parse_args(argv)
     try:
         n, m = _size(args.size)
-        steps = _steps(args.steps)
-        generate.validate(n, m, steps, args.density, 1 if args.tries is None else args.tries, args.method)
-    except ValueError as err:
+        out = make_random(n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method)
+    except UsageError as err:
         say(f"error: {err}")
         return 2
-    seed, start = _seed(args.seed), time.perf_counter()
-    try:
-        made = generate.generate(n, m, steps, args.density, seed, args.tries, args.method)
-    except generate.GenerateError as err:
-        say(f"error: {err} (seed {seed})")
+    except ValueError as err:  # GenerateError: none found
+        say(f"error: {err}")
         return 1
-    p = replace(from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps"), author="localcount generate")
+    made, p = out.made, out.puzzle.model
     if made.method == "rejection":
         how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
     else:
         how = f"found by search, not uniform ({plural(made.tries, 'grid')} tried)"
-    say(f"{n}x{m} puzzle, seed {seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
-        f"{how}; checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
+    say(f"{n}x{m} puzzle, seed {out.seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
+        f"{how}; checked; {out.seconds:.2f} s")  # fmt: skip
     return _write(p, args, lambda: pictures.png(p))
 
 
@@ -131,30 +119,20 @@ def design_parser() -> argparse.ArgumentParser:
 
 
 def design_main(argv) -> int:
-    """``design IMAGE --size WxH``: a simple puzzle from a picture."""
+    """``design IMAGE --size WxH``: a simple puzzle from a picture (``api.making.make_design``)."""
     args = design_parser().parse_args(argv)
     try:
-        n, m = design.parse_size(args.size)
-        steps = _steps(args.steps)
-        if args.max_changes is not None and args.max_changes < 0:
-            raise ValueError(f"--max-changes must be at least 0, got {args.max_changes}")
-        generate.validate(n, m, steps)
-        path = design.picture_path(args.image)
-        grey = design.load_grey(path, n, m)
-        design.validate(grey, args.threshold, steps, args.pool)
-    except ValueError as err:  # DesignError too
+        out = make_design(args.image, args.size, steps=args.steps, seed=args.seed, threshold=args.threshold,
+                          max_changes=args.max_changes, pool=args.pool)  # fmt: skip
+    except UsageError as err:
         say(f"error: {err}")
         return 2
-    seed, start = _seed(args.seed), time.perf_counter()
-    try:
-        made = design.design(grey, args.threshold, steps, seed, args.max_changes, args.pool)
-    except design.DesignError as err:
-        say(f"error: {err} (seed {seed})")
+    except ValueError as err:  # DesignError: none found
+        say(f"error: {err}")
         return 1
-    title = f"{path.name}, {m}x{n} (columns x rows)"
-    p = replace(from_grid(made.grid, n, m, title), author="localcount design")
-    say(f"{m}x{n} puzzle (columns x rows) from {path.name}: {made.changes} of {n * m} cells changed "
+    made, p, n, m = out.made, out.puzzle.model, out.made.n, out.made.m
+    say(f"{m}x{n} puzzle (columns x rows) from {out.picture}: {made.changes} of {n * m} cells changed "
         f"({100 * made.changes / (n * m):.1f} %; local logic left {made.bound} unknown on the thresholded picture), "
-        f"difficulty {_difficulty(made.steps)}, {made.filled} cells filled; seed {seed}; {made.tried} grids tried; "
-        f"checked; {time.perf_counter() - start:.2f} s")  # fmt: skip
-    return _write(p, args, lambda: pictures.design_png(grey, made.grid, made.target))
+        f"difficulty {_difficulty(made.steps)}, {made.filled} cells filled; seed {out.seed}; {made.tried} grids tried; "
+        f"checked; {out.seconds:.2f} s")  # fmt: skip
+    return _write(p, args, lambda: pictures.design_png(out.grey, made.grid, made.target))

@@ -22,58 +22,41 @@ from __future__ import annotations
 
 import argparse
 import json
-import pathlib
 import sys
-import time
 
-from ..clues import check_variant, parse_grid
-from ..puzzle import colour, examples, formats, logic, pictures, search
-from ..puzzle.colour import ColourPuzzle
-from ..puzzle.sat import search_sat, solve_auto
+from ..api import puzzles as api
+from ..api.puzzles import plural
+from ..clues import parse_grid
+from ..puzzle import drawing as pictures
+from ..puzzle import examples, formats
 from ..puzzle.model import Puzzle, PuzzleError
+from ..puzzle.solving import colour, logic
 from ..util.files import write_atomic
 from ..util.messages import Parser, say
 
 
 def load(source: str, fmt: str | None = None, variant: str | None = None) -> Puzzle:
-    """A puzzle from a file, '-' (stdin) or a shipped example's name; PuzzleError if unusable.
-
-    ``variant`` (None: what the file says): as ``formats.read``.
-    """
-    if variant is not None:
-        _check_variant(variant)
+    """A puzzle from a file, '-' (stdin) or a shipped example's name (``api.puzzles.load``), saying on stderr when
+    the format was guessed from the content; PuzzleError if unusable."""
     if source == "-":
-        return _parse(sys.stdin.read(), fmt, "<stdin>", variant)
-    path = pathlib.Path(source)
-    if not path.exists() and examples.exists(source):
-        p = examples.load(source)
-        if variant is not None and p.variant != variant:
-            raise PuzzleError(f"{source}: the shipped example is a {p.variant}, not a {variant}")
-        return p
-    try:
-        text = path.read_text()
-    except OSError as err:
-        hint = " (nor a shipped example: see python -m localcount examples)" if not path.suffix else ""
-        raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{source} is not a text file") from None
-    return _parse(text, fmt, source, variant)
-
-
-def _check_variant(variant: str) -> str:
-    """``clues.check_variant`` as a PuzzleError (one line, exit 2), naming the option."""
-    try:
-        return check_variant(variant)
-    except ValueError as err:
-        raise PuzzleError(f"--variant: {err}") from None
-
-
-def _parse(text: str, fmt: str | None, source: str, variant: str | None = None) -> Puzzle:
-    """``formats.read``, saying on stderr when the format was guessed from the content."""
-    p, found, guessed = formats.read(text, fmt, source, variant)
+        if variant is not None:
+            api.load_variant(variant)
+        text = sys.stdin.read()
+        p, found, guessed = formats.read(text, fmt, "<stdin>", variant)
+    else:
+        p, found, guessed = api.load(source, fmt, variant)
+        text = None
     if guessed:
-        say(formats.guessed_message(text, found, source))
+        text = pathlib_text(source) if text is None else text
+        say(formats.guessed_message(text, found, "<stdin>" if source == "-" else source))
     return p
+
+
+def pathlib_text(source: str) -> str:
+    """The text of a file already read once (for the guessed-format message)."""
+    import pathlib
+
+    return pathlib.Path(source).read_text()
 
 
 def _step_cells(p, step) -> str:
@@ -87,10 +70,8 @@ def _step_cells(p, step) -> str:
     return ", ".join(parts)
 
 
-def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> object:
-    """Run local logic, print its verdict and picture; the outcome (``steps`` gets its steps)."""
-    steps = [] if steps is None else steps
-    out = search.local(p, steps)
+def _local_report(p, out, steps, trace: bool, replay: bool) -> None:
+    """Print local logic's outcome (``api.puzzles.Local``) and picture, and with ``trace`` every step."""
     if trace:
         filled = empty = 0
         for k, s in enumerate(steps, 1):
@@ -105,7 +86,6 @@ def _local_report(p, trace: bool, replay: bool, steps: list | None = None) -> ob
     else:
         print(what[out.status] + f" ({len(steps)} line steps)")
     print(pictures.draw(p, out.filled, out.empty), end="")
-    return out
 
 
 def solve_parser() -> argparse.ArgumentParser:
@@ -136,7 +116,7 @@ def solve_parser() -> argparse.ArgumentParser:
 
 
 def _variant_option(ap: argparse.ArgumentParser, what: str, default: str | None = None) -> None:
-    """``--variant`` (checked by ``_check_variant``, not by argparse choices, for a one-line error)."""
+    """``--variant`` (checked by ``api.puzzles.load_variant``, not by argparse choices, for a one-line error)."""
     ap.add_argument("--variant", default=default, metavar="{nonogram,yesnogram}", help=what)
 
 
@@ -178,35 +158,31 @@ def solve_main(argv) -> int:
 def _solve_main(args) -> int:
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
     try:
-        if limit < 1:
-            raise PuzzleError(f"--limit must be at least 1, got {limit}")
-        if args.max_nodes is not None and args.max_nodes < 1:
-            raise PuzzleError(f"--max-nodes must be at least 1, got {args.max_nodes}")
-        if args.timeout is not None and not args.timeout > 0:
-            raise PuzzleError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
+        api.check_solve(args.method, limit, args.max_nodes, args.timeout)
         p = load(args.source, args.format, args.variant)
+        if hasattr(p, "palette"):
+            return _solve_colour(p, args, limit)
+        if args.json:
+            print(json.dumps(_answer(p, api.solve(p, args.method, limit, args.max_nodes, args.timeout, True))))
+            return 0
+        return _solve_text(p, args, limit)
     except PuzzleError as err:
         say(f"error: {err}")
         return 2
-    if isinstance(p, ColourPuzzle):
-        return _solve_colour(p, args, limit)
-    if args.json:
-        return _solve_json(p, args, limit)
+
+
+def _solve_text(p, args, limit) -> int:
     title = f"{p.title} " if p.title else ""
     print(f"{title}({p.n} rows x {p.m} columns{_variant_note(p)})")
-    steps = []
-    out = _local_report(p, args.trace, args.replay, steps)
+    sol = api.solve(p, args.method, limit, args.max_nodes, args.timeout, True,
+                    lambda out, steps: _local_report(p, out, steps, args.trace, args.replay))  # fmt: skip
+    out, steps, found = sol.local, sol.trace, sol.found
     if out.status != logic.STUCK and args.gif and write_picture(args.gif, lambda: pictures.gif(p, steps)):
         return 1
     if out.status == logic.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
-        print(_difficulty_line(p))
+        print(_difficulty_line(sol.steps, sol.rounds))
         return 1 if args.png and write_picture(args.png, lambda: pictures.png(p, out.filled, out.empty)) else 0
-    try:
-        found = _search(p, args, limit)
-    except PuzzleError as err:
-        say(f"error: {err}")
-        return 2
     print(f"{found.method}: {_summary(found, found.method)}")
     shown = found.solutions if args.all else found.solutions[:2]
     for k, g in enumerate(shown, 1):
@@ -231,56 +207,53 @@ def _variant_note(p) -> str:
     return ", yesnogram: row clues count runs of 0s" if p.variant == "yesnogram" else ""
 
 
+def _colour_rows(p, cells) -> list:
+    """A colour solution's rows as strings of its colours' characters."""
+    chars = [ch for _, ch, _ in p.palette]
+    return ["".join(chars[k] for k in cells[r * p.m : (r + 1) * p.m]) for r in range(p.n)]
+
+
 def _solve_colour(p, args, limit) -> int:
     """``solve`` of a colour puzzle: local logic, probing and the search with the colour line solver."""
-    if args.method not in ("auto", "search"):
-        say(f"error: colour puzzles are solved by the search (--method auto or search), not --method {args.method}")
-        return 2
-    start = time.perf_counter()
-    steps = []
-    status, board, bad = colour.local(p, steps)
-    if status == colour.SOLVED:
-        found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
-    else:
-        found = colour.search(p, limit, args.max_nodes, args.timeout, _progress)
-    chars = [ch for _, ch, _ in p.palette]
-
-    def rows(cells):
-        return ["".join(chars[k] for k in cells[r * p.m : (r + 1) * p.m]) for r in range(p.n)]
-
     if args.json:
-        verdict = _JSON_VERDICT.get(found.verdict, "undecided") if found.complete else "multiple" if len(found.solutions) >= 2 else "undecided"
+        sol = api.solve(p, args.method, limit, args.max_nodes, args.timeout, True)
+        found = sol.found
         answer = {"title": p.title, "rows": p.n, "columns": p.m, "palette": [{"name": n, "char": c, "rgb": h} for n, c, h in p.palette],
-                  "verdict": verdict, "level": found.level if found.complete else None,
-                  "solutions": [rows(cells) for cells in found.solutions], "complete": found.complete, "method": "search",
-                  "nodes": found.nodes, "probes": found.probes, "seconds": round(time.perf_counter() - start, 4)}  # fmt: skip
+                  "verdict": sol.verdict, "level": sol.level, "solutions": [_colour_rows(p, cells) for cells in found.solutions],
+                  "complete": found.complete, "method": "search", "nodes": found.nodes, "probes": found.probes,
+                  "seconds": round(sol.seconds, 4)}  # fmt: skip
         print(json.dumps(answer))
         return 0
-    title = f"{p.title} " if p.title else ""
-    print(f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: " + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:]) + ")")
-    if args.trace:
-        replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
-        for k, step in enumerate(steps, 1):
-            print(f"step {k}: {step.line}: {colour.describe_step(p, step)}")
-            if args.replay:
-                for i, mask in step.cells:
-                    replayed[i] = mask
-                print(colour.draw(p, replayed))
-    if status == colour.CONTRADICTION:
-        print(f"contradiction: {bad} has no colouring that fits its clue and the known cells")
-    else:
-        print(("solved by local logic" if status == colour.SOLVED else "stuck: local logic leaves unknown cells") + f" ({len(steps)} line steps)")
-        print(colour.draw(p, board), end="")
+
+    def report(out, steps):
+        title = f"{p.title} " if p.title else ""
+        print(f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: " + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:]) + ")")
+        if args.trace:
+            replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
+            for k, step in enumerate(steps, 1):
+                print(f"step {k}: {step.line}: {colour.describe_step(p, step)}")
+                if args.replay:
+                    for i, mask in step.cells:
+                        replayed[i] = mask
+                    print(colour.draw(p, replayed))
+        if out.status == colour.CONTRADICTION:
+            print(f"contradiction: {out.line} has no colouring that fits its clue and the known cells")
+        else:
+            print(("solved by local logic" if out.status == colour.SOLVED else "stuck: local logic leaves unknown cells") + f" ({len(steps)} line steps)")
+            print(colour.draw(p, out.board), end="")
+
+    sol = api.solve(p, args.method, limit, args.max_nodes, args.timeout, True, report)
+    found, board, steps = sol.found, sol.local.board, sol.trace
     solution = found.solutions[0] if found.solutions else None
     if args.gif and write_picture(args.gif, lambda: pictures.colour_gif(p, steps, solution=solution)):
         return 1
-    if status == colour.SOLVED:
+    if sol.local.status == colour.SOLVED:
         print("unique: local logic only deduces what every solution shares, so this is the only one (level: line)")
         return 1 if args.png and write_picture(args.png, lambda: pictures.colour_png(p, board)) else 0
     print(f"search: {_summary(found, 'search')}")
     for k, cells in enumerate(found.solutions if args.all else found.solutions[:2], 1):
         print(f"solution {k}:")
-        print("\n".join(rows(cells)))
+        print("\n".join(_colour_rows(p, cells)))
     if p.goal is not None and found.solutions and p.goal not in found.solutions and found.complete:
         say("warning: the file's goal is not among the solutions")
     if args.png:
@@ -288,34 +261,6 @@ def _solve_colour(p, args, limit) -> int:
         if write_picture(args.png, lambda: pictures.colour_png(p, shown)):
             return 1
     return 0
-
-
-def _progress(state, seconds):
-    if state.get("dive"):
-        say(f"guided dive: {state.get('known', 0)} of {state.get('cells', 0)} cells known, {seconds:.0f} s")
-        return
-    if state.get("sat"):
-        say(f"SAT solver: {plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
-        return
-    say(
-        f"searching: {plural(state['nodes'], 'node')}, {plural(state['probes'], 'probe')}, depth {state['depth']}, "
-        f"{plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
-    )
-
-
-def plural(k: int, word: str) -> str:
-    return f"{k} {word}{'' if k == 1 else 's'}"
-
-
-def _search(p, args, limit):
-    """The chosen method's result (search.Search or the SAT search's); PuzzleError from SAT."""
-    if args.method == "sat":
-        return search_sat(p, limit, args.timeout, _progress)
-    if args.method == "plain":
-        return search.plain_search(p, limit, args.max_nodes)
-    if args.method == "auto":
-        return solve_auto(p, limit, args.max_nodes, args.timeout, _progress)
-    return search.search(p, limit, args.max_nodes, args.timeout, _progress)
 
 
 #: Why a search stopped early, as the summary says it.
@@ -339,50 +284,31 @@ def _summary(found, method: str) -> str:
     return f"{verdict} ({level}{', '.join(counts)})"
 
 
-#: search verdicts as --json names them.
-_JSON_VERDICT = {search.UNIQUE: "unique", search.MULTIPLE: "multiple", search.NO_SOLUTION: "none"}
-
-
-def _solve_json(p, args, limit) -> int:
-    """``solve --json``: one object on stdout."""
-    start = time.perf_counter()
-    out = search.local(p)
-    if out.status == logic.SOLVED:
-        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE, method="search" if args.method == "auto" else args.method)
-    else:
-        try:
-            found = _search(p, args, limit)
-        except PuzzleError as err:
-            say(f"error: {err}")
-            return 2
-    if out.status == logic.CONTRADICTION:
-        found.level = search.LINE
-    level = (found.level or None) if found.complete else None  # SAT leaves it empty
+def _answer(p, sol) -> dict:
+    """``solve --json``'s object for a black-and-white puzzle's ``api.puzzles.Solution``."""
+    found = sol.found
     answer = {
         "title": p.title,
         "rows": p.n,
         "columns": p.m,
         "variant": p.variant,
-        "verdict": _JSON_VERDICT.get(found.verdict, "undecided") if found.complete else "multiple" if len(found.solutions) >= 2 else "undecided",
-        "level": level,
+        "verdict": sol.verdict,
+        "level": sol.level,
         "solutions": [[format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)] for g in found.solutions],
         "complete": found.complete,
         "method": found.method,
         "nodes": found.nodes,
         "probes": getattr(found, "probes", 0),
-        "seconds": round(time.perf_counter() - start, 4),
+        "seconds": round(sol.seconds, 4),
     }
-    if out.status == logic.SOLVED:  # a simple puzzle: how long local logic takes
-        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
-        answer["steps"], answer["rounds"] = hard.steps, hard.rounds
-    print(json.dumps(answer))
-    return 0
+    if sol.local.status == logic.SOLVED:  # a simple puzzle: how long local logic takes
+        answer["steps"], answer["rounds"] = sol.steps, sol.rounds
+    return answer
 
 
-def _difficulty_line(p) -> str:
+def _difficulty_line(steps: int, rounds: int) -> str:
     """How long local logic takes on a simple puzzle, in steps and rounds (``logic.Difficulty``)."""
-    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
-    return f"difficulty: {plural(hard.steps, 'step')} ({plural(hard.rounds, 'round')}; a step is a pass over every row or every column, rows first)"
+    return f"difficulty: {plural(steps, 'step')} ({plural(rounds, 'round')}; a step is a pass over every row or every column, rows first)"
 
 
 def write_picture(path: str, make) -> bool:
@@ -404,7 +330,7 @@ def explain_main(argv) -> int:
     """``explain --grid``: a grid's clues, local logic step by step, where it gets stuck."""
     args = explain_parser().parse_args(argv)
     try:
-        variant = _check_variant(args.variant)
+        variant = api.load_variant(args.variant)
         grid, n, m = parse_grid(args.grid)
     except ValueError as err:
         say(f"error: {err}")
@@ -413,12 +339,12 @@ def explain_main(argv) -> int:
     as_yes = " as a yesnogram (the row clues count runs of 0s)" if p.variant == "yesnogram" else ""
     print(f"a {n}x{m} grid; its clues{as_yes}:")
     print(formats.format_txt(p), end="")
-    out = _local_report(p, True, args.replay)
-    if out.status == logic.SOLVED:
-        print(_difficulty_line(p))
-    if out.status == logic.STUCK:
-        unknown = n * m - bin(out.known).count("1")
-        print(f"{unknown} cells unknown; no line alone can decide any of them")
+    e = api.explain(p)
+    _local_report(p, e.local, e.trace, True, args.replay)
+    if e.status == logic.SOLVED:
+        print(_difficulty_line(e.difficulty, e.rounds))
+    if e.status == logic.STUCK:
+        print(f"{len(e.unknown)} cells unknown; no line alone can decide any of them")
     return 0
 
 

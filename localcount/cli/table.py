@@ -33,7 +33,9 @@ from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
 from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import this_command
-from .common import UsageError, add_cluster_options, check_jobs, cluster_args, workers
+from ..api.counting import check_jobs
+from ..api.feedback import workers
+from .common import UsageError, add_cluster_options, cluster_args
 
 #: Sizes up to this many cells are not estimated before they run (well under a second each).
 NO_ESTIMATE_CELLS = 20
@@ -108,7 +110,12 @@ def main(argv) -> int:
             return publish.render(args.results, args.readme)
         if args.max_cells is None and args.sizes is None:
             raise ValueError("give --max-cells N, --sizes LIST or --render")
+        for name in ("max_cells", "min_cells"):
+            if getattr(args, name) is not None and getattr(args, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 0, got {getattr(args, name)}")
         sizes = parse_sizes(args.sizes) if args.sizes else sizes_up_to(args.max_cells, args.min_cells)
+        if not sizes:
+            raise ValueError(f"no size has from {args.min_cells} to {args.max_cells} cells (--min-cells, --max-cells)")
         for n, m in sizes:
             check_size(n, m)
         check_jobs(args.jobs)

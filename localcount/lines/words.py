@@ -5,9 +5,10 @@ the derivation), with Python's unbounded ints as the words, so a line may
 have any number of cells.  Bits above position L + 1 never reach the cells:
 ``W`` masks the only left shift that could carry them, and ``Z`` holds the
 line's end (positions L and L + 1) as "cannot be filled", which is all a
-smear from above can see.  The single-puzzle tools use it (``puzzle.logic``),
-so they start without compiling anything; the tests compare it with the
-dynamic program and with the list of every fitting pattern.
+smear from above can see.  The single-puzzle tools use it
+(``puzzle.solving.logic``), so they start without compiling anything; the
+tests compare it with the dynamic program and with the list of every
+fitting pattern.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ import time
 import uuid
 from concurrent.futures import CancelledError
 
-from .. import __version__
+from ..util.version import __version__
 from ..util.provenance import cpu_model
 from .runner import DELAY_ENV, STOP_SIGNALS, Interrupted, Stopped
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import __version__
+from ..util.version import __version__
 from ..util.provenance import cpu_model, git_commit
 from .checkpoint import Checkpoint, Record, Session
 from .groups import group_shards

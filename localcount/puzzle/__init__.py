@@ -1,21 +1,22 @@
-"""Single puzzles: the model, file formats, local logic on any clues, the complete search, SAT, pictures, shipped examples.
+"""Single puzzles: the model, file formats, solving (local logic on any clues, the complete search, SAT), making puzzles, drawings, shipped examples.
+
+Rooms, each a package whose ``__init__`` says what it holds:
 
 * ``model`` — ``Puzzle`` and ``PuzzleError``;
-* ``formats`` — parse/format pairs for txt, .non, NIN, Tatham game IDs and webpbn XML;
-* ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
-* ``probing`` — trying each unknown cell both ways, between local logic and branching;
-* ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
-* ``colour`` — colour puzzles: their model, local logic, probing and search (``lines.colours``);
-* ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``), and the default method's hand-off to it;
-* ``automaton`` — the automaton that reads a line of a clue (for ``sat`` and ``beliefs``);
-* ``beliefs`` — belief propagation over the lines, and the dive it guides to a first solution;
-* ``pictures`` — text, PNG and GIF drawings (PNG/GIF need the optional extra ``pictures``);
-* ``generate`` — random simple puzzles of a chosen difficulty in steps;
-* ``design`` — simple puzzles that look like a picture (reading pictures needs the optional extra ``pictures``);
+* ``formats/`` — parse/format pairs for txt, .non, NIN, Tatham game IDs and webpbn XML (one module each), and
+  ``read``, which tells them apart;
+* ``solving/`` — local logic, probing, the complete search and the level a puzzle needs, colour puzzles, SAT,
+  the automaton of a clue, belief propagation;
+* ``making/`` — ``generate`` (random simple puzzles of a chosen difficulty in steps) and ``design`` (simple
+  puzzles that look like a picture);
+* ``drawing/`` — text drawings, PNG and GIF pictures (the optional extra ``pictures``), SVG;
 * ``examples`` — the shipped puzzles in ``shipped/`` (``design``'s pictures are in ``shipped/pictures/``).
 
 A puzzle's ``variant`` (``clues.VARIANTS``) is a nonogram or a yesnogram (row clues count runs of 0s):
-``logic``, ``search``, ``sat``, ``beliefs`` and ``formats`` know both; ``generate`` and ``design`` make nonograms.
+``solving`` and ``formats`` know both; ``making`` makes nonograms.
 
-Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only, so nothing here loads numba.
+Between the rooms: ``solving`` imports ``model``; ``making`` imports ``solving``; ``formats`` imports ``model``
+(and ``solving.colour`` for colour files); ``drawing`` imports ``model``; ``examples`` imports ``formats``.
+Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only (and
+``defusedxml`` for XML), so nothing here loads numba.
 """

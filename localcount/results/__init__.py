@@ -3,6 +3,8 @@
 * ``records`` — ``results/runs.csv`` and ``local.csv``, ``stats-runs.csv`` and ``stats.csv``:
   runs recorded atomically, conflicting results refused, one table row per size that two
   independent runs agree on;
+* ``shipped/`` — a copy of the project's ``local.csv`` of each variant, shipped in the package
+  for ``localcount.known`` (``publish.render`` refreshes it from the project's results/);
 * ``publish`` — the generated files: results/README.md, b-files, plots, README's known values.
 
 May import ``engines.base``/``engines.registry`` (constants), ``orchestration.checkpoint``

@@ -34,7 +34,7 @@ import io
 import pathlib
 from dataclasses import MISSING, asdict, dataclass, fields
 
-from .. import __version__
+from ..util.version import __version__
 from ..engines.base import variant_of_key
 from ..util.files import write_atomic
 from ..util.provenance import cpu_model, git_commit, utc_now
@@ -47,6 +47,10 @@ STATS_TABLE = "stats.csv"
 REQUIRED_RUNS = 2
 #: Where each variant's results live, under the results directory ("": the directory itself).
 VARIANT_DIRS = {"nonogram": "", "yesnogram": "yesnogram"}
+#: The copy of the project's tables that the package ships (``known``): local.csv of each variant, as in results/.
+SHIPPED = pathlib.Path(__file__).resolve().parent / "shipped"
+#: The project's own results directory, in a checkout (``publish.render`` refreshes SHIPPED from it).
+PROJECT_RESULTS = pathlib.Path(__file__).resolve().parent.parent.parent / "results"
 
 
 def variant_of(layout_key: str) -> str:
@@ -166,6 +170,12 @@ def read_runs(directory) -> list:
 def read_table(directory) -> list:
     """The rows of ``local.csv`` in ``directory`` (empty if there is none)."""
     return _read_csv(pathlib.Path(directory) / TABLE, Row)
+
+
+def known(n: int, m: int, variant: str = "nonogram"):
+    """The shipped table's Row of n×m (either orientation: the count is the same), or None if it has none."""
+    a, b = sorted((n, m))
+    return next((r for r in read_table(variant_dir(SHIPPED, variant)) if (r.n, r.m) == (a, b)), None)
 
 
 def _by_size(runs) -> list:

@@ -29,7 +29,7 @@ tries ``rejection`` and, if it finds nothing, ``search``):
   of that difficulty.
 Every grid returned has been checked (``check``): local logic solves its
 clues alone, the solution it reaches is the grid, in the steps stated.
-Imports ``clues`` and ``logic`` only.
+Imports ``clues`` and ``solving.logic`` only.
 """
 
 from __future__ import annotations
@@ -39,13 +39,15 @@ import random
 import re
 from dataclasses import dataclass
 
-from ..clues import Grid, grid_clues
-from . import logic
+from ...clues import Grid, grid_clues
+from ..solving import logic
 
 #: Cells drawn by ``rejection`` before it gives up: TRIES_CELLS // (n·m) grids, at least MIN_TRIES.
 TRIES_CELLS = 1_000_000
 MIN_TRIES = 1000
 METHODS = ("auto", "rejection", "search")
+#: The largest puzzle made (generate and design): 200 x 200 cells.
+MAX_CELLS = 40_000
 #: Moves of one ``search`` walk before it restarts from a new random grid, and the walk's temperature.
 WALK_MOVES = 3000
 TEMPERATURE = 1.0
@@ -126,6 +128,8 @@ def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, m
     """GenerateError for arguments no puzzle can meet (bad input, before any work)."""
     if n < 1 or m < 1:
         raise GenerateError(f"size must be at least 1x1, got {n}x{m}")
+    if n * m > MAX_CELLS:
+        raise GenerateError(f"{n}x{m} has {n * m} cells; puzzles are made of at most {MAX_CELLS} cells (200x200)")
     if not 0.0 <= density <= 1.0:
         raise GenerateError(f"density must be between 0 and 1, got {density}")
     if tries < 1:

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..clues import Grid, grid_clues
+from ...clues import Grid, grid_clues
+from ..model import Puzzle
 from . import logic
-from .model import Puzzle
 from .probing import Clock, OutOfTime, probe, try_cell
 
 NO_SOLUTION, UNIQUE, MULTIPLE, SOME = "no solution", "unique", "multiple", "at least one"

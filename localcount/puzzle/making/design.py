@@ -33,7 +33,7 @@ the scoring, the pools and the difficulty moves here are this project's own.
 Every result is checked (``generate.check``): local logic solves its clues
 alone, to the grid returned, in the steps reported.
 
-Imports ``clues``, ``logic`` and ``generate`` (Pillow lazily, in ``load_grey``).
+Imports ``clues``, ``solving.logic`` and ``generate`` (Pillow lazily, in ``load_grey``).
 """
 
 from __future__ import annotations
@@ -42,13 +42,14 @@ import pathlib
 import random
 from dataclasses import dataclass
 
-from ..clues import Grid, grid_clues
-from . import generate, logic
+from ...clues import Grid, grid_clues
+from ..solving import logic
+from . import generate
 
 #: Unknown cells tried per flip (those closest to the threshold).
 POOL = 12
 #: The shipped pictures (drawn by ``scripts/make_pictures.py``).
-PICTURES = pathlib.Path(__file__).resolve().parent / "shipped" / "pictures"
+PICTURES = pathlib.Path(__file__).resolve().parent.parent / "shipped" / "pictures"
 
 
 class DesignError(ValueError):
@@ -90,10 +91,12 @@ def shipped() -> list:
 
 
 def picture_path(name: str) -> pathlib.Path:
-    """The file of a picture: a path, or the name of a shipped picture when no such file exists."""
+    """The file of a picture: a path, or the name of a shipped picture ('heart', or 'heart.png') when no such file exists."""
     path = pathlib.Path(name)
     if not path.exists() and name in shipped():
         return PICTURES / f"{name}.png"
+    if not path.exists() and path.parent == pathlib.Path(".") and path.suffix.lower() == ".png" and path.stem in shipped():
+        return PICTURES / path.name  # 'heart.png' where no such file is: the shipped picture
     return path
 
 

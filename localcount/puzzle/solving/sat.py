@@ -44,9 +44,9 @@ from __future__ import annotations
 import threading
 import time
 
+from ..model import Puzzle, PuzzleError
 from . import beliefs, logic, probing, search
 from .automaton import line_automaton
-from .model import Puzzle, PuzzleError
 from .search import MULTIPLE, NO_SOLUTION, SOME, UNDECIDED, UNIQUE, Search, is_solution
 
 #: line_patterns stops past this many (it is the tests' reference, not the encoding).

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lines.colours import line_options
-from .model import Clued
+from ...lines.colours import line_options
+from ..model import Clued
 from .probing import Clock, OutOfTime
 from .search import BRANCHING, LINE, NO_SOLUTION, PROBING, Search, _verdict
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..clues import rows_count_zeros
-from ..lines import words
+from ...clues import rows_count_zeros
+from ...lines import words
 
 #: Line results remembered (probing and search meet the same line states over and over).
 LINE_CACHE = 1 << 18

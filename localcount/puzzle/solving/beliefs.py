@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model import Puzzle
 from .automaton import line_automaton
 from .logic import Board, settle
-from .model import Puzzle
 from .search import is_solution
 
 

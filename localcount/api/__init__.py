@@ -1,0 +1,34 @@
+"""The public Python API, the one door to localcount: ``import localcount as lc``.
+
+* ``counting`` — ``count`` (one number) and ``run_count`` (how the run went): sharded, resumable, the
+  command line's keys and files;
+* ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``);
+* ``known`` — ``known``: a recorded count with its provenance, from the table the package ships;
+* ``puzzles`` — ``Puzzle`` (read, parse, write, solve, explain, difficulty, pictures) and ``Solution``;
+* ``making`` — ``generate`` and ``design``: simple puzzles made to order;
+* ``feedback`` — what a run says on stderr (nothing unless asked), progress bars, workers.
+
+The command line (``cli``) parses its options, calls these functions and
+prints what they return; the web page does the same.  Library manners:
+errors are exceptions (``UsageError`` and ``PuzzleError`` are
+``ValueError``s with the command line's one-line messages), nothing is
+printed on stdout, and progress and compile notices appear on stderr only
+when asked (``progress=True``).  Importing it loads no numba: the kernels
+are imported when a count needs them.
+
+Layer: above ``results``, below ``cli``; may import every layer below it,
+at import time only the light ones (``util``, ``clues``, ``puzzle`` models and formats).
+"""
+
+from ..puzzle.model import PuzzleError
+from ..util.errors import UsageError
+from .counting import CountRun, count, run_count
+from .known import Known, known
+from .making import design, generate
+from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution, examples_list as examples
+from .stats import Stats, stats
+
+__all__ = [
+    "count", "run_count", "CountRun", "stats", "Stats", "known", "Known", "Puzzle", "Solution", "Explanation",
+    "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError",
+]  # fmt: skip

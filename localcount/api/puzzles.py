@@ -1,0 +1,602 @@
+"""Single puzzles from Python: ``Puzzle`` (read, write, solve, explain, rate, draw) and its ``Solution``.
+
+A ``Puzzle`` wraps the model's puzzle (``puzzle.model.Puzzle``, or a
+``ColourPuzzle`` read from a colour file) and gives it the operations of
+the command line's puzzle commands: ``solve`` (local logic, probing, the
+complete search or SAT, as ``solve``), ``explain`` (local logic's steps, as
+``explain``), ``difficulty`` (steps), ``to_string``/``write`` (``convert``)
+and pictures (SVG for Jupyter, PNG with the ``pictures`` extra).  The
+command line's ``solve``, ``explain`` and ``convert`` call these functions
+and only print what they return.
+
+Grids are numpy arrays of bools (n rows, m columns) on the way out, and
+lists of 0/1, strings such as ``"101"`` (or one string ``"101/010/111"``)
+or numpy arrays on the way in.  Errors are ``PuzzleError`` (a
+``ValueError``) with the command line's one-line message.  Nothing is
+printed on stdout; ``progress=True`` says how a long search goes on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import time
+from dataclasses import dataclass, field
+
+from ..clues import Grid, check_variant, grid_from_rows
+from ..puzzle import examples, formats
+from ..puzzle.model import Puzzle as Model
+from ..puzzle.model import PuzzleError, from_grid
+from ..util.messages import say
+
+#: Search verdicts as the API (and ``solve --json``) names them.
+VERDICTS = {"unique": "unique", "multiple": "multiple", "no solution": "none"}
+#: ``solve``'s methods: auto (search, then SAT on what it has not decided), search, plain (no probing), sat.
+METHODS = ("auto", "search", "plain", "sat")
+
+
+# --- grids and clues in, grids out ---
+
+
+def _cells(grid) -> list:
+    """Rows of 0/1 ints from lists, strings or a numpy array; PuzzleError if it is not a 0/1 grid."""
+    if isinstance(grid, str):
+        grid = [r.strip() for r in grid.replace("\n", "/").split("/") if r.strip()]
+    if hasattr(grid, "tolist") and getattr(grid, "ndim", 2) == 2:
+        grid = grid.tolist()
+    try:
+        rows = [list(row) for row in grid]
+    except TypeError:
+        raise PuzzleError(f"a grid is rows of 0/1 cells (lists, strings or a 2-D array), got {type(grid).__name__}") from None
+    out = []
+    for r, row in enumerate(rows):
+        line = []
+        for v in row:
+            if v in ("0", "1", 0, 1) and not isinstance(v, float) or isinstance(v, bool):
+                line.append(int(v))
+            else:
+                raise PuzzleError(f"grid row {r + 1}: {v!r} is not a 0/1 cell")
+        if line and out and len(line) != len(out[0]):
+            raise PuzzleError(f"grid row {r + 1} has {len(line)} cells, row 1 has {len(out[0])}")
+        out.append(line)
+    return out
+
+
+def parse_grid(grid) -> tuple:
+    """(Grid, n, m) of a grid given as lists, strings or a numpy array."""
+    rows = _cells(grid)
+    n, m = len(rows), len(rows[0]) if rows else 0
+    return grid_from_rows([sum(v << c for c, v in enumerate(row)) for row in rows], m), n, m
+
+
+def to_array(grid: Grid, n: int, m: int):
+    """A Grid as an n×m numpy array of bools."""
+    import numpy as np
+
+    return np.array([[bool(grid >> (r * m + c) & 1) for c in range(m)] for r in range(n)], dtype=bool).reshape(n, m)
+
+
+def _clue(clue, kind: str, i: int) -> tuple:
+    """A clue as a tuple of positive ints, from an int, a sequence of ints or a string '3 1' ([] and 0: empty)."""
+    if isinstance(clue, str):
+        clue = clue.replace(",", " ").split()
+    elif isinstance(clue, int) and not isinstance(clue, bool):
+        clue = [clue]
+    try:
+        numbers = list(clue)
+    except TypeError:
+        raise PuzzleError(f"{kind} {i + 1}: a clue is a list of numbers, got {clue!r}") from None
+    out = []
+    for v in numbers:
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if isinstance(v, bool) or not hasattr(v, "__index__") or v < 0:
+            raise PuzzleError(f"{kind} {i + 1}: clue numbers are whole numbers >= 0, got {v!r}")
+        if v:
+            out.append(int(v))
+    return tuple(out)
+
+
+def _clues(clues, kind: str) -> tuple:
+    if isinstance(clues, (str, bytes)) or not hasattr(clues, "__iter__"):
+        raise PuzzleError(f"the {kind} clues are a list of clues, one per {kind}, got {clues!r}")
+    return tuple(_clue(c, kind, i) for i, c in enumerate(clues))
+
+
+def _variant(variant: str) -> str:
+    try:
+        return check_variant(variant)
+    except ValueError as err:
+        raise PuzzleError(str(err)) from None
+
+
+# --- reading ---
+
+
+def load_variant(variant: str) -> str:
+    """``clues.check_variant`` as a PuzzleError naming the option (one line, exit 2 on the command line)."""
+    try:
+        return check_variant(variant)
+    except ValueError as err:
+        raise PuzzleError(f"--variant: {err}") from None
+
+
+def load(source, fmt: str | None = None, variant: str | None = None) -> tuple:
+    """(model puzzle, its format, guessed) from a file or a shipped example's name; PuzzleError if unusable.
+
+    A name that is no file but a shipped example's (``examples``; 'cat' or
+    'cat.non') is that example.  ``variant`` (None: what the file says): as ``formats.read``.
+    """
+    if variant is not None:
+        load_variant(variant)
+    source = os.fspath(source)
+    path = pathlib.Path(source)
+    name = path.stem if path.suffix == ".non" and path.parent == pathlib.Path(".") else source  # 'cat.non': the example
+    if not path.exists() and examples.exists(name):
+        p = examples.load(name)
+        if variant is not None and p.variant != variant:
+            raise PuzzleError(f"{source}: the shipped example is a {p.variant}, not a {variant}")
+        return p, "non", False
+    try:
+        text = path.read_text()
+    except OSError as err:
+        hint = " (nor a shipped example: see python -m localcount examples)" if not path.suffix else ""
+        raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{source} is not a text file") from None
+    return formats.read(text, fmt, source, variant)
+
+
+def _check_format(fmt) -> None:
+    if fmt is not None and fmt not in formats.FORMATS:
+        raise PuzzleError(f"unknown format {fmt!r}; one of {', '.join(formats.FORMATS)}")
+
+
+# --- solving ---
+
+
+def _progress(state, seconds):
+    """How a long search goes, on stderr (``solve(progress=True)``, and the command line)."""
+    if state.get("dive"):
+        say(f"guided dive: {state.get('known', 0)} of {state.get('cells', 0)} cells known, {seconds:.0f} s")
+        return
+    if state.get("sat"):
+        say(f"SAT solver: {plural(state['solutions'], 'solution')} so far, {seconds:.0f} s")
+        return
+    say(
+        f"searching: {plural(state['nodes'], 'node')}, {plural(state['probes'], 'probe')}, depth {state['depth']}, "
+        f"{plural(state['solutions'], 'solution')} so far, {seconds:.0f} s"
+    )
+
+
+def plural(k: int, word: str) -> str:
+    """'1 node', '2 nodes'."""
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _search(p: Model, method: str, limit: int, max_nodes, timeout, progress):
+    """The chosen method's search record (``search.Search`` or the SAT search's); PuzzleError from SAT."""
+    from ..puzzle.solving import sat, search
+
+    if method == "sat":
+        return sat.search_sat(p, limit, timeout, progress)
+    if method == "plain":
+        return search.plain_search(p, limit, max_nodes)
+    if method == "auto":
+        return sat.solve_auto(p, limit, max_nodes, timeout, progress)
+    return search.search(p, limit, max_nodes, timeout, progress)
+
+
+def check_solve(method: str, limit: int, max_nodes, timeout) -> None:
+    """PuzzleError unless ``solve``'s options are usable (before any work)."""
+    if method not in METHODS:
+        raise PuzzleError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise PuzzleError(f"--limit must be at least 1, got {limit}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
+        raise PuzzleError(f"--max-nodes must be at least 1, got {max_nodes}")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        raise PuzzleError(f"--timeout must be a positive number of seconds, got {timeout:g}" if isinstance(timeout, (int, float))
+                          else f"--timeout must be a positive number of seconds, got {timeout!r}")  # fmt: skip
+
+
+def _verdict(found) -> str:
+    """'unique', 'multiple', 'none' or 'undecided' of a search record."""
+    if found.complete:
+        return VERDICTS.get(found.verdict, "undecided")
+    return "multiple" if len(found.solutions) >= 2 else "undecided"
+
+
+def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeout=None, progress: bool = False,
+          on_local=None) -> Solution:  # fmt: skip
+    """Local logic, then (if it is not enough) the method's search: the ``Solution`` of a model puzzle.
+
+    ``on_local(local, trace)`` is called once local logic is done, before
+    any search (the command line shows local logic's result while the search runs).
+    """
+    from ..puzzle.solving import colour, logic, search
+
+    check_solve(method, limit, max_nodes, timeout)
+    report = _progress if progress else None
+    start = time.perf_counter()
+    steps: list = []
+    if hasattr(p, "palette"):
+        if method not in ("auto", "search"):
+            raise PuzzleError(f"colour puzzles are solved by the search (--method auto or search), not --method {method}")
+        status, board, bad = colour.local(p, steps)
+        local = Local(status, 0, 0, bad, board)
+        if on_local:
+            on_local(local, tuple(steps))
+        if status == colour.SOLVED:
+            found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
+        else:
+            found = colour.search(p, limit, max_nodes, timeout, report)
+        found.method = "search"
+        hard = None
+    else:
+        out = search.local(p, steps)
+        local = Local(out.status, out.filled, out.empty, out.line)
+        if on_local:
+            on_local(local, tuple(steps))
+        if out.status == logic.SOLVED:
+            found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE,
+                                  method="search" if method == "auto" else method)  # fmt: skip
+        else:
+            found = _search(p, method, limit, max_nodes, timeout, report)
+        if out.status == logic.CONTRADICTION:
+            found.level = search.LINE
+        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant) if out.status == logic.SOLVED else None
+    return Solution(
+        Puzzle.of(p), _verdict(found), (found.level or None) if found.complete else None,
+        tuple(_solution_array(p, g) for g in found.solutions), None if hard is None else hard.steps,
+        None if hard is None else hard.rounds, found.nodes, getattr(found, "probes", 0),
+        time.perf_counter() - start, found.method, found.complete, local, found, tuple(steps),
+    )  # fmt: skip
+
+
+def _solution_array(p, grid):
+    """A solution as an array: bools for black and white (a Grid), colour ids for a colour puzzle (a tuple)."""
+    if hasattr(p, "palette"):
+        import numpy as np
+
+        return np.array(grid, dtype=np.int64).reshape(p.n, p.m)
+    return to_array(grid, p.n, p.m)
+
+
+@dataclass(frozen=True)
+class Local:
+    """What local logic made of a puzzle: 'solved', 'stuck' or 'contradiction', the cells it decided (Grid masks,
+    black and white), the line that had no pattern (contradiction), and a colour puzzle's board of colour masks."""
+
+    status: str
+    filled: Grid = 0
+    empty: Grid = 0
+    line: str | None = None
+    board: list | None = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What solving a puzzle found.
+
+    ``verdict``: 'unique', 'multiple', 'none' or 'undecided' (the search
+    stopped at its limit, node budget or timeout before deciding);
+    ``level``: what deciding it needed, 'line' (local logic alone),
+    'probing' or 'branching' (None when undecided or when SAT decided);
+    ``solutions``: the solutions found (numpy arrays n×m: bools, or colour
+    ids for a colour puzzle), every one checked against the clues;
+    ``steps`` and ``rounds``: the difficulty of a puzzle local logic solves
+    (None otherwise); ``nodes``, ``probes``, ``seconds``, ``method`` and
+    ``complete`` (False when the search stopped early): how it went.
+    """
+
+    puzzle: Puzzle
+    verdict: str
+    level: str | None
+    solutions: tuple
+    steps: int | None
+    rounds: int | None
+    nodes: int
+    probes: int
+    seconds: float
+    method: str
+    complete: bool
+    local: Local = field(repr=False)  # local logic's outcome (the command line draws it)
+    found: object = field(repr=False)  # the search's own record (``puzzle.solving.search.Search``)
+    trace: tuple = field(repr=False)  # local logic's line steps (``puzzle.solving.logic.Step``)
+
+    @property
+    def grid(self):
+        """The first solution, or None."""
+        return self.solutions[0] if self.solutions else None
+
+    def to_svg(self, cell: int = 20) -> str:
+        """The first solution as SVG, the cells local logic could not decide outlined; with no solution, what local
+        logic knows (unknown cells shaded)."""
+        from ..puzzle.drawing import svg
+
+        p = self.puzzle.model
+        if hasattr(p, "palette"):
+            board = [1 << k for k in self.found.solutions[0]] if self.solutions else self.local.board
+            return svg.colour_puzzle(p, board, cell)
+        full = (1 << (p.n * p.m)) - 1
+        undecided = full & ~(self.local.filled | self.local.empty)
+        if self.solutions:
+            g = self.found.solutions[0]
+            return svg.puzzle(p, g, full & ~g, 0, cell, marked=undecided)
+        return svg.puzzle(p, self.local.filled, self.local.empty, None, cell)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def to_png(self, path) -> None:
+        """Write the first solution (or what local logic knows) as a PNG (needs the ``pictures`` extra)."""
+        from ..puzzle.drawing import raster
+        from ..util.files import write_atomic
+
+        p = self.puzzle.model
+        if hasattr(p, "palette"):
+            data = raster.colour_png(p, [1 << k for k in self.found.solutions[0]] if self.solutions else self.local.board)
+        else:
+            full = (1 << (p.n * p.m)) - 1
+            g = self.found.solutions[0] if self.solutions else None
+            data = raster.png(p, g, full & ~g) if g is not None else raster.png(p, self.local.filled, self.local.empty)
+        write_atomic(path, data)
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One step of local logic: the line it looked at and the cells it decided ((row, column), 0-based)."""
+
+    line: str  # 'row 3' or 'column 1' (1-based, as the command line says it)
+    filled: tuple  # cells it found filled
+    empty: tuple  # cells it found empty
+
+    @classmethod
+    def of(cls, step, m: int) -> LineStep:
+        def cells(mask):
+            return tuple(divmod(k, m) for k in range(mask.bit_length()) if mask >> k & 1)
+
+        return cls(step.line, cells(step.filled), cells(step.empty))
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Local logic on a puzzle, step by step: iterate it for its ``LineStep`` records.
+
+    ``status``: 'solved', 'stuck' or 'contradiction' (``line`` names the
+    line with no pattern); ``unknown``: the cells it leaves unknown
+    ((row, column), 0-based); ``difficulty``: steps, when it solves it.
+    """
+
+    steps: tuple
+    status: str
+    unknown: tuple
+    difficulty: int | None
+    line: str | None = None
+    local: Local = field(default=None, repr=False)
+    trace: tuple = field(default=(), repr=False)  # the model's steps (Grid masks)
+
+    @property
+    def rounds(self) -> int | None:
+        """The difficulty in rounds (a row step and the column step after it), when local logic solves it."""
+        from ..puzzle.solving import logic
+
+        return None if self.difficulty is None else logic.Difficulty(self.difficulty).rounds
+
+    def __iter__(self):
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __getitem__(self, k):
+        return self.steps[k]
+
+
+def explain(p: Model) -> Explanation:
+    """Local logic from all unknown on a black-and-white model puzzle, step by step."""
+    from ..puzzle.solving import logic, search
+
+    if hasattr(p, "palette"):
+        raise PuzzleError("explain takes black-and-white puzzles; solve a colour puzzle with solve")
+    trace: list = []
+    out = search.local(p, trace)
+    full = (1 << (p.n * p.m)) - 1
+    unknown = full & ~out.known
+    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant) if out.status == logic.SOLVED else None
+    return Explanation(
+        tuple(LineStep.of(s, p.m) for s in trace), out.status, tuple(divmod(k, p.m) for k in range(p.n * p.m) if unknown >> k & 1),
+        None if hard is None else hard.steps, out.line, Local(out.status, out.filled, out.empty, out.line), tuple(trace),
+    )  # fmt: skip
+
+
+# --- the puzzle ---
+
+
+class Puzzle:
+    """A nonogram: row clues (top to bottom), column clues (left to right), perhaps its intended solution.
+
+    >>> p = Puzzle(rows=[[1, 1], [1], [3]], columns=[[1, 1], [2], [1, 1]])
+    >>> p.solve().verdict, p.difficulty
+    ('unique', 2)
+
+    ``variant="yesnogram"``: the row clues count runs of empty cells.  A
+    puzzle read from a colour file is a colour puzzle (``palette``; its
+    clues are (length, colour) runs); it solves, writes and draws, but has no
+    ``explain``.  Puzzles are immutable and compare by their contents.
+    """
+
+    __slots__ = ("model",)
+
+    def __init__(self, rows, columns, *, variant: str = "nonogram", title: str = "", goal=None):
+        rows, columns = _clues(rows, "row"), _clues(columns, "column")
+        grid = None
+        if goal is not None:
+            grid, n, m = parse_grid(goal)
+            if (n, m) != (len(rows), len(columns)):
+                raise PuzzleError(f"the goal is {n}x{m}, the clues {len(rows)}x{len(columns)}")
+        model = Model(rows, columns, grid, str(title), variant=_variant(variant))
+        object.__setattr__(self, "model", formats.check(model))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Puzzle is immutable")
+
+    @classmethod
+    def of(cls, model) -> Puzzle:
+        """The Puzzle of a model puzzle (``puzzle.model.Puzzle`` or ``ColourPuzzle``), unchecked."""
+        p = cls.__new__(cls)
+        object.__setattr__(p, "model", model)
+        return p
+
+    # --- making one ---
+
+    @classmethod
+    def from_grid(cls, grid, *, variant: str = "nonogram", title: str = "") -> Puzzle:
+        """The puzzle whose clues are a grid's (lists of 0/1, strings like '101', '101/010', a numpy array), the grid
+        as its goal."""
+        g, n, m = parse_grid(grid)
+        return cls.of(from_grid(g, n, m, str(title), _variant(variant)))
+
+    @classmethod
+    def read(cls, path, format: str | None = None, *, variant: str | None = None) -> Puzzle:  # noqa: A002 (format: the API's word)
+        """A puzzle from a file (format from ``format``, else its suffix, else its content), or a shipped example's
+        name (``examples()``)."""
+        _check_format(format)
+        return cls.of(load(path, format, variant)[0])
+
+    @classmethod
+    def parse(cls, text: str, format: str | None = None, *, variant: str | None = None) -> Puzzle:  # noqa: A002
+        """A puzzle from text in one of ``FORMATS`` (None: told from the content)."""
+        _check_format(format)
+        if not isinstance(text, str):
+            raise PuzzleError(f"parse takes the text of a puzzle, got {type(text).__name__}")
+        if variant is not None:
+            _variant(variant)
+        return cls.of(formats.read(text, format, "", variant)[0])
+
+    # --- what it is ---
+
+    @property
+    def rows(self) -> tuple:
+        """The row clues, top to bottom (tuples of numbers; a colour puzzle's of (length, colour) runs)."""
+        return self.model.rows
+
+    @property
+    def columns(self) -> tuple:
+        """The column clues, left to right."""
+        return self.model.cols
+
+    @property
+    def n(self) -> int:
+        """Rows."""
+        return self.model.n
+
+    @property
+    def m(self) -> int:
+        """Columns."""
+        return self.model.m
+
+    @property
+    def variant(self) -> str:
+        """'nonogram' or 'yesnogram' (a colour puzzle: 'nonogram')."""
+        return getattr(self.model, "variant", "nonogram")
+
+    @property
+    def title(self) -> str:
+        return self.model.title
+
+    @property
+    def metadata(self) -> dict:
+        """What the file said about the puzzle: title, author, copyright, licence, catalogue (the non-empty ones)."""
+        return self.model.metadata()
+
+    @property
+    def palette(self) -> tuple | None:
+        """A colour puzzle's colours ((name, char, hex), colour 0 the background), else None."""
+        return getattr(self.model, "palette", None)
+
+    @property
+    def goal(self):
+        """The intended solution (an array, as ``Solution.solutions``), or None."""
+        goal = self.model.goal
+        return None if goal is None else _solution_array(self.model, goal)
+
+    @property
+    def difficulty(self) -> int | None:
+        """Local logic's steps to solve it (a pass over every row or every column, rows first), or None when local
+        logic does not solve it."""
+        if self.palette is not None:
+            return None
+        from ..puzzle.solving import logic
+
+        hard = logic.difficulty(self.model.rows, self.model.cols, self.model.given_filled, self.model.given_empty, self.variant)
+        return None if hard is None else hard.steps
+
+    # --- doing things ---
+
+    def solve(self, *, method: str = "auto", limit: int = 2, max_nodes: int | None = None, timeout: float | None = None,
+              progress: bool = False) -> Solution:  # fmt: skip
+        """Local logic, then probing and the complete search (``method``: auto, search, plain or sat), looking for up
+        to ``limit`` solutions within ``max_nodes`` and ``timeout`` seconds."""
+        return solve(self.model, method, limit, max_nodes, timeout, progress)
+
+    def explain(self) -> Explanation:
+        """Local logic's steps, one record per line step (which line, which cells it decided)."""
+        return explain(self.model)
+
+    def to_string(self, format: str = "txt") -> str:  # noqa: A002
+        """The puzzle in one of ``FORMATS``."""
+        _check_format(format)
+        return formats.format_puzzle(self.model, format)
+
+    def write(self, path, format: str | None = None) -> None:  # noqa: A002
+        """Write the puzzle to a file (atomically), in ``format`` or the one its suffix names."""
+        from ..util.files import write_atomic
+
+        fmt = format or formats.SUFFIXES.get(pathlib.Path(path).suffix.lower())
+        if fmt is None:
+            raise PuzzleError(f"{path}: name the format (one of {', '.join(formats.FORMATS)}); the suffix does not")
+        write_atomic(path, self.to_string(fmt))
+
+    def to_svg(self, cell: int = 20) -> str:
+        """The puzzle as SVG: its clues and a blank grid."""
+        from ..puzzle.drawing import svg
+
+        if self.palette is not None:
+            return svg.colour_puzzle(self.model, None, cell)
+        return svg.puzzle(self.model, 0, 0, 0, cell)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def to_png(self, path) -> None:
+        """Write the puzzle (clues, blank grid) as a PNG (needs the ``pictures`` extra)."""
+        from ..puzzle.drawing import raster
+        from ..util.files import write_atomic
+
+        data = raster.colour_png(self.model, [(1 << len(self.palette)) - 1] * (self.n * self.m)) if self.palette else raster.png(self.model)
+        write_atomic(path, data)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Puzzle) and self.model == other.model
+
+    def __hash__(self) -> int:
+        return hash(self.model)
+
+    def __repr__(self) -> str:
+        extra = f", variant={self.variant!r}" if self.variant != "nonogram" else ""
+        extra += f", title={self.title!r}" if self.title else ""
+        if self.palette is not None:
+            return f"<colour Puzzle {self.n}x{self.m}, {len(self.palette) - 1} colours{extra}>"
+        rows = [list(c) for c in self.rows]
+        cols = [list(c) for c in self.columns]
+        return f"Puzzle(rows={rows}, columns={cols}{extra})"
+
+
+def examples_list() -> list:
+    """The names of the shipped puzzles (``Puzzle.read(name)`` reads one)."""
+    return examples.names()
+
+
+FORMATS = formats.FORMATS

@@ -1,0 +1,15 @@
+"""Solving one puzzle: local logic on any clues, probing, the complete search, SAT, belief propagation, colour puzzles.
+
+* ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
+* ``probing`` — trying each unknown cell both ways, between local logic and branching;
+* ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
+* ``colour`` — colour puzzles: their model, local logic, probing and search (``lines.colours``);
+* ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``), and the default method's hand-off to it;
+* ``automaton`` — the automaton that reads a line of a clue (for ``sat`` and ``beliefs``);
+* ``beliefs`` — belief propagation over the lines, and the dive it guides to a first solution.
+
+``logic``, ``search``, ``sat`` and ``beliefs`` know both variants (nonograms and yesnograms).
+
+Imports ``model`` (not ``formats``, ``making`` nor ``drawing``), ``clues``, ``lines.words`` and ``lines.colours``;
+numpy in ``beliefs``, python-sat inside ``sat``'s functions; nothing here loads numba.
+"""
