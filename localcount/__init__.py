@@ -22,8 +22,14 @@ layer and the layers below (``tests/test_architecture.py`` checks it):
 Importing this module loads no numba: the kernels load when a count needs them.
 """
 
+from . import api as _api_package
 from .api import *  # noqa: F401,F403 (the public API)
 from .api import __all__ as _api
 from .util.version import __version__
 
-__all__ = ["__version__", *_api]
+__all__ = ["__version__", *_api, *_api_package._LAZY]
+
+
+def __getattr__(name: str):
+    """The API's errors that load with their modules (``localcount.Stopped``, ``localcount.CheckpointError``, ...)."""
+    return _api_package.__getattr__(name)

@@ -35,7 +35,7 @@ FRESH = """
 import sys, time
 start = time.perf_counter()
 import localcount as lc
-assert 'numba' not in sys.modules, 'import localcount loaded numba'
+assert 'numba' not in sys.modules and 'numpy' not in sys.modules, 'import localcount loaded numba or numpy'
 print(lc.count(2, 5), lc.count(0), lc.count(1, 7), 'numba' in sys.modules, f"{time.perf_counter() - start:.3f}")
 """
 

@@ -20,6 +20,7 @@ LAYERS = [
     {"localcount.orchestration"},
     {"localcount.results"},
     {"localcount", "localcount.api"},  # the package itself re-exports the API
+    {"localcount.web"},
     {"localcount.cli", "localcount.__main__"},
 ]
 ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats")

@@ -119,6 +119,7 @@ API = {
     "goal of another size": lambda: lc.Puzzle(rows=[[1]], columns=[[1]], goal=[[1, 0]]),
     "grid of 2s": lambda: lc.Puzzle.from_grid([[0, 2]]),
     "ragged grid": lambda: lc.Puzzle.from_grid([[1], [1, 0]]),
+    "ragged grid, short last row": lambda: lc.Puzzle.from_grid([[1], []]),
     "grid a number": lambda: lc.Puzzle.from_grid(5),
     "read no such file": lambda: lc.Puzzle.read("nosuch"),
     "parse garbage": lambda: lc.Puzzle.parse("garbage"),

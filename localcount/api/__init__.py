@@ -28,7 +28,25 @@ from .making import design, generate
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution, examples_list as examples
 from .stats import Stats, stats
 
+#: Errors of long runs and of making puzzles, imported when first asked for (``localcount.Stopped``, ...).
+_LAZY = {
+    "Stopped": "localcount.orchestration.runner",
+    "CheckpointError": "localcount.orchestration.checkpoint",
+    "ClusterError": "localcount.orchestration.cluster",
+    "GenerateError": "localcount.puzzle.making.generate",
+    "DesignError": "localcount.puzzle.making.design",
+}
+
 __all__ = [
     "count", "run_count", "CountRun", "stats", "Stats", "known", "Known", "Puzzle", "Solution", "Explanation",
     "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError",
-]  # fmt: skip
+]  # fmt: skip (and the names of _LAZY, left out so that a star import stays light)
+
+
+def __getattr__(name: str):
+    """The errors of ``_LAZY``, from their modules (so that importing the API stays light)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -127,9 +127,24 @@ def _design_size(size) -> tuple:
     return tuple(size)
 
 
+def _picture(picture):
+    """(what Pillow opens, the picture's name) for a path, a shipped picture's name, or a picture's bytes."""
+    import io
+
+    from ..puzzle.making import design as maker
+
+    if isinstance(picture, (bytes, bytearray)):
+        data = io.BytesIO(bytes(picture))
+        data.name = "picture"
+        return data, "picture"
+    path = maker.picture_path(str(picture))
+    return path, path.name
+
+
 def make_design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,
                 max_changes: int | None = None, pool: int | None = None) -> Made:  # fmt: skip
-    """``design`` and how it went (a ``Made`` with the scaled picture)."""
+    """``design`` and how it went (a ``Made`` with the scaled picture); ``picture`` a path, a shipped picture's
+    name or a PNG/JPEG file's bytes."""
     from ..puzzle.making import design as maker
     from ..puzzle.making import generate as gen
 
@@ -140,18 +155,42 @@ def make_design(picture, size, *, steps=None, seed: int | None = None, threshold
         if max_changes is not None and max_changes < 0:
             raise ValueError(f"--max-changes must be at least 0, got {max_changes}")
         gen.validate(n, m, wanted)
-        path = maker.picture_path(str(picture))
-        grey = maker.load_grey(path, n, m)
+        source, name = _picture(picture)
+        grey = maker.load_grey(source, n, m)
         maker.validate(grey, threshold, wanted, pool)
     except ValueError as err:  # DesignError too: a picture that cannot be read is bad input
         raise UsageError(str(err)) from None
+    return _designed(grey, n, m, f"{name}, {m}x{n} (columns x rows)", name, wanted, seed, threshold, max_changes, pool)
+
+
+def _designed(grey, n, m, title, name, wanted, seed, threshold, max_changes, pool) -> Made:
+    from ..puzzle.making import design as maker
+
     seed, start = _seed(seed), time.perf_counter()
     try:
         made = maker.design(grey, threshold, wanted, seed, max_changes, pool)
     except maker.DesignError as err:
         raise maker.DesignError(f"{err} (seed {seed})") from None
-    p = replace(from_grid(made.grid, n, m, f"{path.name}, {m}x{n} (columns x rows)"), author="localcount design")
-    return Made(Puzzle.of(p), made, seed, time.perf_counter() - start, grey, path.name)
+    p = replace(from_grid(made.grid, n, m, title), author="localcount design")
+    return Made(Puzzle.of(p), made, seed, time.perf_counter() - start, grey, name)
+
+
+def simplify(grid, *, seed: int | None = None, steps=None) -> Made:
+    """A simple puzzle close to a drawing (lists of 0/1, strings or an array): ``design``'s repair on the drawing,
+    changing as few cells as local logic needs; ``made.made.changed`` is the mask of the cells it changed."""
+    from ..puzzle.making import design as maker
+    from ..puzzle.making import generate as gen
+    from .puzzles import _cells
+
+    rows = _cells(grid)
+    n, m = len(rows), len(rows[0]) if rows else 0
+    wanted = steps_range(steps)
+    try:
+        gen.validate(n, m, wanted)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    grey = [[0.0 if v else 1.0 for v in row] for row in rows]
+    return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL)
 
 
 def design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,

@@ -56,7 +56,7 @@ def _cells(grid) -> list:
                 line.append(int(v))
             else:
                 raise PuzzleError(f"grid row {r + 1}: {v!r} is not a 0/1 cell")
-        if line and out and len(line) != len(out[0]):
+        if out and len(line) != len(out[0]):
             raise PuzzleError(f"grid row {r + 1} has {len(line)} cells, row 1 has {len(out[0])}")
         out.append(line)
     return out
@@ -67,6 +67,16 @@ def parse_grid(grid) -> tuple:
     rows = _cells(grid)
     n, m = len(rows), len(rows[0]) if rows else 0
     return grid_from_rows([sum(v << c for c, v in enumerate(row)) for row in rows], m), n, m
+
+
+def cells_of(mask: Grid, m: int) -> tuple:
+    """The cells of a Grid mask as (row, column) pairs, in order (a set bit at a time: fast on sparse masks)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(divmod(low.bit_length() - 1, m))
+        mask ^= low
+    return tuple(out)
 
 
 def to_array(grid: Grid, n: int, m: int):
@@ -354,10 +364,7 @@ class LineStep:
 
     @classmethod
     def of(cls, step, m: int) -> LineStep:
-        def cells(mask):
-            return tuple(divmod(k, m) for k in range(mask.bit_length()) if mask >> k & 1)
-
-        return cls(step.line, cells(step.filled), cells(step.empty))
+        return cls(step.line, cells_of(step.filled, m), cells_of(step.empty, m))
 
 
 @dataclass(frozen=True)
@@ -406,7 +413,7 @@ def explain(p: Model) -> Explanation:
     unknown = full & ~out.known
     hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant) if out.status == logic.SOLVED else None
     return Explanation(
-        tuple(LineStep.of(s, p.m) for s in trace), out.status, tuple(divmod(k, p.m) for k in range(p.n * p.m) if unknown >> k & 1),
+        tuple(LineStep.of(s, p.m) for s in trace), out.status, cells_of(unknown, p.m),
         None if hard is None else hard.steps, out.line, Local(out.status, out.filled, out.empty, out.line), tuple(trace),
     )  # fmt: skip
 
@@ -600,3 +607,41 @@ def examples_list() -> list:
 
 
 FORMATS = formats.FORMATS
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a drawing is as a puzzle: its ``puzzle`` (clues, the drawing as goal), whether local logic solves it
+    (``simple``) and in how many ``steps``, the cells it leaves ``unknown`` ((row, column), 0-based), and
+    (under the time limit) ``verdict`` ('unique', 'multiple' or 'undecided') and ``level``."""
+
+    puzzle: Puzzle
+    simple: bool
+    steps: int | None
+    unknown: tuple
+    verdict: str
+    level: str | None
+    seconds: float
+
+
+def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0) -> Analysis:
+    """A drawing's clues and what local logic makes of them; when it is not simple, whether it is unique anyway
+    (probing and search, given up after ``timeout`` seconds: 'undecided').
+
+    >>> a = analyze(["101", "010", "111"])
+    >>> a.simple, a.steps, a.verdict, a.level, a.unknown
+    (True, 2, 'unique', 'line', ())
+    """
+    from ..puzzle.solving import logic, search
+
+    start = time.perf_counter()
+    p = Puzzle.from_grid(grid, variant=variant)
+    model = p.model
+    out = search.local(model)
+    full = (1 << (model.n * model.m)) - 1
+    if out.status == logic.SOLVED:
+        hard = logic.difficulty(model.rows, model.cols, 0, 0, model.variant)
+        return Analysis(p, True, hard.steps, (), "unique", search.LINE, time.perf_counter() - start)
+    found = solve(model, "auto", 2, None, timeout)
+    level = "branching" if found.verdict == "multiple" else found.level  # two solutions: no reasoning decides it
+    return Analysis(p, False, None, cells_of(full & ~out.known, model.m), found.verdict, level, time.perf_counter() - start)

@@ -112,21 +112,25 @@ def parse_size(text: str) -> tuple:
 
 
 def load_grey(path, n: int, m: int) -> list:
-    """The picture at ``path`` scaled to n rows × m columns: n lists of m grey levels, 0 black .. 1 white."""
+    """The picture at ``path`` (or in a binary file object) scaled to n rows × m columns: n lists of m grey levels,
+    0 black .. 1 white.  A picture over Pillow's decompression-bomb limit is refused."""
     try:
         from PIL import Image, UnidentifiedImageError
     except ImportError as err:
         raise DesignError("reading pictures needs Pillow: pip install 'localcount[pictures]'") from err
+    name = path if isinstance(path, (str, pathlib.PurePath)) else getattr(path, "name", "picture")
     try:
         with Image.open(path) as img:
             img.load()
             rgba = img.convert("RGBA")
     except FileNotFoundError:
-        raise DesignError(f"{path}: no such file (shipped pictures: {', '.join(shipped())})") from None
+        raise DesignError(f"{name}: no such file (shipped pictures: {', '.join(shipped())})") from None
     except UnidentifiedImageError:
-        raise DesignError(f"{path}: not a picture Pillow can read (PNG, JPEG, ...)") from None
-    except OSError as err:
-        raise DesignError(f"{path}: cannot read the picture ({err})") from None
+        raise DesignError(f"{name}: not a picture Pillow can read (PNG, JPEG, ...)") from None
+    except Image.DecompressionBombError:
+        raise DesignError(f"{name}: the picture has too many pixels (over {Image.MAX_IMAGE_PIXELS} x 2)") from None
+    except (OSError, SyntaxError, ValueError) as err:
+        raise DesignError(f"{name}: cannot read the picture ({err})") from None
     white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
     grey = Image.alpha_composite(white, rgba).convert("L")
     box = getattr(Image, "Resampling", Image).BOX  # the mean of the pixels each cell covers
