@@ -205,6 +205,7 @@ print(status, len(loaded))
         ["design", "heart", "--size", "12x10", "--seed", "1"],
         ["table", "--help"],
         ["stats", "--help"],
+        ["serve", "--help"],
         ["2", "5"],  # small sizes: the tiny counter, nothing compiled
         ["3", "6"],
         ["0"],

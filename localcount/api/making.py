@@ -142,7 +142,7 @@ def _picture(picture):
 
 
 def make_design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,
-                max_changes: int | None = None, pool: int | None = None) -> Made:  # fmt: skip
+                max_changes: int | None = None, pool: int | None = None, timeout: float | None = None) -> Made:  # fmt: skip
     """``design`` and how it went (a ``Made`` with the scaled picture); ``picture`` a path, a shipped picture's
     name or a PNG/JPEG file's bytes."""
     from ..puzzle.making import design as maker
@@ -160,24 +160,26 @@ def make_design(picture, size, *, steps=None, seed: int | None = None, threshold
         maker.validate(grey, threshold, wanted, pool)
     except ValueError as err:  # DesignError too: a picture that cannot be read is bad input
         raise UsageError(str(err)) from None
-    return _designed(grey, n, m, f"{name}, {m}x{n} (columns x rows)", name, wanted, seed, threshold, max_changes, pool)
+    return _designed(grey, n, m, f"{name}, {m}x{n} (columns x rows)", name, wanted, seed, threshold, max_changes, pool,
+                     timeout)  # fmt: skip
 
 
-def _designed(grey, n, m, title, name, wanted, seed, threshold, max_changes, pool) -> Made:
+def _designed(grey, n, m, title, name, wanted, seed, threshold, max_changes, pool, timeout=None) -> Made:
     from ..puzzle.making import design as maker
 
     seed, start = _seed(seed), time.perf_counter()
     try:
-        made = maker.design(grey, threshold, wanted, seed, max_changes, pool)
+        made = maker.design(grey, threshold, wanted, seed, max_changes, pool, timeout)
     except maker.DesignError as err:
         raise maker.DesignError(f"{err} (seed {seed})") from None
     p = replace(from_grid(made.grid, n, m, title), author="localcount design")
     return Made(Puzzle.of(p), made, seed, time.perf_counter() - start, grey, name)
 
 
-def simplify(grid, *, seed: int | None = None, steps=None) -> Made:
+def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None = None) -> Made:
     """A simple puzzle close to a drawing (lists of 0/1, strings or an array): ``design``'s repair on the drawing,
-    changing as few cells as local logic needs; ``made.made.changed`` is the mask of the cells it changed."""
+    changing as few cells as local logic needs; ``made.made.changed`` is the mask of the cells it changed.
+    ``timeout``: give up (DesignError) after this many seconds."""
     from ..puzzle.making import design as maker
     from ..puzzle.making import generate as gen
     from .puzzles import _cells
@@ -190,7 +192,8 @@ def simplify(grid, *, seed: int | None = None, steps=None) -> Made:
     except ValueError as err:
         raise UsageError(str(err)) from None
     grey = [[0.0 if v else 1.0 for v in row] for row in rows]
-    return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL)
+    return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL,
+                     timeout)  # fmt: skip
 
 
 def design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,

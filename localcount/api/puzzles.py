@@ -224,44 +224,52 @@ def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeou
     ``on_local(local, trace)`` is called once local logic is done, before
     any search (the command line shows local logic's result while the search runs).
     """
-    from ..puzzle.solving import colour, logic, search
-
     check_solve(method, limit, max_nodes, timeout)
-    report = _progress if progress else None
-    start = time.perf_counter()
-    steps: list = []
-    if hasattr(p, "palette"):
-        if method not in ("auto", "search"):
-            raise PuzzleError(f"colour puzzles are solved by the search (--method auto or search), not --method {method}")
-        status, board, bad = colour.local(p, steps)
-        local = Local(status, 0, 0, bad, board)
-        if on_local:
-            on_local(local, tuple(steps))
-        if status == colour.SOLVED:
-            found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
-        else:
-            found = colour.search(p, limit, max_nodes, timeout, report)
-        found.method = "search"
-        hard = None
-    else:
-        out = search.local(p, steps)
-        local = Local(out.status, out.filled, out.empty, out.line)
-        if on_local:
-            on_local(local, tuple(steps))
-        if out.status == logic.SOLVED:
-            found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE,
-                                  method="search" if method == "auto" else method)  # fmt: skip
-        else:
-            found = _search(p, method, limit, max_nodes, timeout, report)
-        if out.status == logic.CONTRADICTION:
-            found.level = search.LINE
-        hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant) if out.status == logic.SOLVED else None
+    start, steps = time.perf_counter(), []
+    settle = _colour if hasattr(p, "palette") else _black_and_white
+    local, found, hard = settle(p, method, limit, max_nodes, timeout, _progress if progress else None, steps, on_local)
     return Solution(
         Puzzle.of(p), _verdict(found), (found.level or None) if found.complete else None,
         tuple(_solution_array(p, g) for g in found.solutions), None if hard is None else hard.steps,
         None if hard is None else hard.rounds, found.nodes, getattr(found, "probes", 0),
         time.perf_counter() - start, found.method, found.complete, local, found, tuple(steps),
     )  # fmt: skip
+
+
+def _colour(p, method: str, limit: int, max_nodes, timeout, report, steps: list, on_local) -> tuple:
+    """(Local, search record, None) of a colour puzzle: local logic, then the colour search if it is not enough."""
+    from ..puzzle.solving import colour, search
+
+    if method not in ("auto", "search"):
+        raise PuzzleError(f"colour puzzles are solved by the search (--method auto or search), not --method {method}")
+    status, board, bad = colour.local(p, steps)
+    local = Local(status, 0, 0, bad, board)
+    if on_local:
+        on_local(local, tuple(steps))
+    if status == colour.SOLVED:
+        found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
+    else:
+        found = colour.search(p, limit, max_nodes, timeout, report)
+    found.method = "search"
+    return local, found, None
+
+
+def _black_and_white(p, method: str, limit: int, max_nodes, timeout, report, steps: list, on_local) -> tuple:
+    """(Local, search record, Difficulty or None): local logic, then the method's search if it is not enough."""
+    from ..puzzle.solving import logic, search
+
+    out = search.local(p, steps)
+    local = Local(out.status, out.filled, out.empty, out.line)
+    if on_local:
+        on_local(local, tuple(steps))
+    if out.status == logic.SOLVED:
+        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE,
+                              method="search" if method == "auto" else method)  # fmt: skip
+        return local, found, logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
+    found = _search(p, method, limit, max_nodes, timeout, report)
+    if out.status == logic.CONTRADICTION:
+        found.level = search.LINE
+    return local, found, None
 
 
 def _solution_array(p, grid):
@@ -619,29 +627,34 @@ class Analysis:
     simple: bool
     steps: int | None
     unknown: tuple
-    verdict: str
+    verdict: str | None
     level: str | None
     seconds: float
 
 
-def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0) -> Analysis:
+def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0, search: bool = True) -> Analysis:
     """A drawing's clues and what local logic makes of them; when it is not simple, whether it is unique anyway
-    (probing and search, given up after ``timeout`` seconds: 'undecided').
+    (probing and search, given up after ``timeout`` seconds: 'undecided'; ``search=False``: not asked, verdict
+    and level None).
 
     >>> a = analyze(["101", "010", "111"])
     >>> a.simple, a.steps, a.verdict, a.level, a.unknown
     (True, 2, 'unique', 'line', ())
     """
-    from ..puzzle.solving import logic, search
+    from ..puzzle.solving import logic
+    from ..puzzle.solving import search as searching
 
     start = time.perf_counter()
     p = Puzzle.from_grid(grid, variant=variant)
     model = p.model
-    out = search.local(model)
+    out = searching.local(model)
     full = (1 << (model.n * model.m)) - 1
     if out.status == logic.SOLVED:
         hard = logic.difficulty(model.rows, model.cols, 0, 0, model.variant)
-        return Analysis(p, True, hard.steps, (), "unique", search.LINE, time.perf_counter() - start)
+        return Analysis(p, True, hard.steps, (), "unique", searching.LINE, time.perf_counter() - start)
+    unknown = cells_of(full & ~out.known, model.m)
+    if not search:
+        return Analysis(p, False, None, unknown, None, None, time.perf_counter() - start)
     found = solve(model, "auto", 2, None, timeout)
     level = "branching" if found.verdict == "multiple" else found.level  # two solutions: no reasoning decides it
-    return Analysis(p, False, None, cells_of(full & ~out.known, model.m), found.verdict, level, time.perf_counter() - start)
+    return Analysis(p, False, None, unknown, found.verdict, level, time.perf_counter() - start)

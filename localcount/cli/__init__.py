@@ -5,7 +5,8 @@
 * ``table`` — both paths of a range of sizes into results/;
 * ``stats`` — uniqueness, difficulty and stuck grids of one size;
 * ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``;
-* ``make`` — ``generate`` and ``design``: simple puzzles made to order, at random or from a picture.
+* ``make`` — ``generate`` and ``design``: simple puzzles made to order, at random or from a picture;
+* ``serve`` — the page for puzzle makers and players (``localcount.web``).
 
 stdout carries data only; diagnostics go to stderr as ``localcount: ...``.
 Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
@@ -13,7 +14,7 @@ error; 2 bad input; 130 / 143 interrupted by SIGINT / SIGTERM (progress kept).
 
 Top layer: may import every package.  A command module is imported only
 when its command runs, so ``--help``, ``status``, ``merge``, ``examples``,
-``convert``, ``explain``, ``solve``, ``generate`` and ``design`` never load numba.
+``convert``, ``explain``, ``solve``, ``generate``, ``design`` and ``serve`` never load numba.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ COMMANDS = {
     "convert": "puzzles:convert_main:convert_parser",
     "generate": "make:generate_main:generate_parser",
     "design": "make:design_main:design_parser",
+    "serve": "serve:main:parser",
 }
 COUNT = "count:main:parser"
 

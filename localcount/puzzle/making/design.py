@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import time
 from dataclasses import dataclass
 
 from ...clues import Grid, grid_clues
@@ -163,8 +164,10 @@ def validate(grey: list, threshold: float = 0.5, steps=None, pool: int = POOL) -
 class _Search:
     """The state of one design: the grid, the cells not to flip again, the order cells are preferred in."""
 
-    def __init__(self, grey: list, threshold: float, seed: int, pool: int):
+    def __init__(self, grey: list, threshold: float, seed: int, pool: int, timeout: float | None = None):
         self.n, self.m = len(grey), len(grey[0])
+        self.timeout = timeout
+        self.deadline = None if timeout is None else time.monotonic() + timeout
         rng = random.Random(seed)
         cells = range(self.n * self.m)
         near = {k: (abs(grey[k // self.m][k % self.m] - threshold), rng.random()) for k in cells}
@@ -176,13 +179,19 @@ class _Search:
 
     def known(self, grid: Grid) -> logic.Outcome:
         """Local logic on a grid's clues."""
-        self.tried += 1
+        self.count()
         return logic.propagate(*grid_clues(grid, self.n, self.m))
 
     def steps(self, grid: Grid) -> int | None:
         """The difficulty of a grid's clues in steps (None: not simple)."""
-        self.tried += 1
+        self.count()
         return generate.steps_of(grid, self.n, self.m)
+
+    def count(self) -> None:
+        """One more grid tried; DesignError once the time limit has passed."""
+        self.tried += 1
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise DesignError(f"gave up after {self.timeout:g} s and {self.tried} grids tried; try a smaller grid")
 
     def among(self, mask: int, limit: int | None) -> list:
         """Up to ``limit`` cells of ``mask`` not flipped yet, closest to the threshold first."""
@@ -296,15 +305,16 @@ def _range(steps: tuple) -> str:
 
 
 def design(grey: list, threshold: float = 0.5, steps: tuple | None = None, seed: int = 0,
-           max_changes: int | None = None, pool: int = POOL) -> Design:  # fmt: skip
+           max_changes: int | None = None, pool: int = POOL, timeout: float | None = None) -> Design:  # fmt: skip
     """A checked simple puzzle close to the picture ``grey`` (n rows of m grey levels; module docstring).
 
     ``steps``: (lo, hi) difficulty range (hi None: no upper bound), or None
     for any; ``max_changes``: give up (DesignError) past this many changed
-    cells (default: no limit but the grid).
+    cells (default: no limit but the grid); ``timeout``: give up
+    (DesignError) after this many seconds (default: never).
     """
     validate(grey, threshold, steps, pool)
-    s = _Search(grey, threshold, seed, pool)
+    s = _Search(grey, threshold, seed, pool, timeout)
     target, n, m = s.grid, s.n, s.m
     first = s.known(target)
     bound = n * m - first.known.bit_count()

@@ -1,0 +1,342 @@
+"""The page's server: a Starlette app that serves the static page and answers its HTTP API (``docs/web.md``).
+
+Every endpoint takes a JSON object and answers one: it checks the request
+(types, sizes, options), calls the Python API (``localcount.api``) in a
+bounded thread pool, and shapes the answer.  A bad request gets a 4xx with
+``{"error": "one line"}``, never a traceback; a body over ``MAX_BODY``
+bytes is refused unread (413); grids are at most ``MAX_SIDE`` cells a side;
+the search is given up after ``timeout`` seconds (default
+``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``).  No server-side path ever
+comes from the client: examples and pictures are named, and must be
+shipped ones; uploads are content, never file names.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import pathlib
+import time
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import api
+from ..api import making, puzzles
+from ..puzzle import examples, formats
+from ..puzzle.making import design as designer
+from ..puzzle.making import generate as generator
+
+STATIC = pathlib.Path(__file__).resolve().parent / "static"
+#: Request bodies larger than this are refused (413) before they are read whole.
+MAX_BODY = 2 * 1024 * 1024
+#: The largest grid the page draws, analyses or makes: this many cells a side.
+MAX_SIDE = 100
+#: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
+DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
+#: Solver work runs in at most this many threads at once (several tabs are served; the rest wait their turn).
+WORKERS = max(2, min(8, os.cpu_count() or 2))
+
+
+class BadRequest(Exception):
+    """A request the API cannot take: answered with ``status`` and one line."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+# --- reading requests ---
+
+
+async def body(request: Request) -> dict:
+    """The request's JSON object; BadRequest if it is too large, not JSON or not an object."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise BadRequest(f"the request body is over {MAX_BODY // (1024 * 1024)} MB", 413)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise BadRequest(f"the request body is over {MAX_BODY // (1024 * 1024)} MB", 413)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise BadRequest(f"the request body is not JSON ({err.__class__.__name__}: {str(err).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return data
+
+
+def field(data: dict, name: str, kinds, default=None, required: bool = False):
+    """``data[name]`` if it has one of ``kinds`` (bools are not numbers), else ``default``; BadRequest otherwise."""
+    if name not in data or data[name] is None:
+        if required:
+            raise BadRequest(f"'{name}' is missing")
+        return default
+    value = data[name]
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        names = " or ".join({int: "a whole number", float: "a number", str: "a string", list: "a list", bool: "true or false"}[k] for k in kinds)
+        raise BadRequest(f"'{name}' must be {names}")
+    return value
+
+
+def grid_rows(data: dict, name: str = "grid") -> list:
+    """A grid as row strings of 0/1, checked: rectangular, at most MAX_SIDE a side."""
+    rows = field(data, name, list, required=True)
+    if len(rows) > MAX_SIDE or not all(isinstance(r, str) for r in rows):
+        raise BadRequest(f"'{name}' must be a list of at most {MAX_SIDE} strings of 0/1")
+    if any(len(r) > MAX_SIDE for r in rows):
+        raise BadRequest(f"'{name}' rows must be at most {MAX_SIDE} cells")
+    if not rows or not rows[0]:
+        raise BadRequest(f"'{name}' must have at least one row and one column")
+    return rows
+
+
+def clue_lists(data: dict, name: str) -> list:
+    clues = field(data, name, list, required=True)
+    if not clues or len(clues) > MAX_SIDE:
+        raise BadRequest(f"'{name}' must be a list of 1 to {MAX_SIDE} clues")
+    for clue in clues:
+        if not isinstance(clue, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in clue):
+            raise BadRequest(f"each of '{name}' must be a list of whole numbers")
+    return clues
+
+
+def timeout_of(data: dict, default: float = DEFAULT_TIMEOUT) -> float:
+    t = float(field(data, "timeout", (int, float), default))
+    if not 0 < t <= MAX_TIMEOUT:
+        raise BadRequest(f"'timeout' must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
+    return t
+
+
+def size_of(data: dict) -> tuple:
+    n = field(data, "rows", int, required=True)
+    m = field(data, "columns", int, n)
+    if not (1 <= n <= MAX_SIDE and 1 <= m <= MAX_SIDE):
+        raise BadRequest(f"sizes are 1 to {MAX_SIDE} rows and columns, got {n}x{m}")
+    return n, m
+
+
+# --- shaping answers ---
+
+
+def cells(pairs) -> list:
+    return [list(pair) for pair in pairs]
+
+
+def rows_of(array) -> list:
+    """An n×m solution as row strings: '0'/'1' for black and white, colour characters for a colour puzzle."""
+    return ["".join("1" if v else "0" for v in row) for row in array.tolist()]
+
+
+def puzzle_json(p: api.Puzzle) -> dict:
+    """What the page shows of a puzzle: size, clues, title, variant, goal, and a colour puzzle's palette."""
+    out = {"n": p.n, "m": p.m, "title": p.title, "variant": p.variant, "rows": [list(c) for c in p.rows],
+           "columns": [list(c) for c in p.columns], "goal": None, "palette": None}  # fmt: skip
+    if p.palette is not None:
+        out["palette"] = [{"name": name, "char": char, "rgb": rgb} for name, char, rgb in p.palette]
+        out["rows"] = [[list(run) for run in c] for c in p.rows]
+        out["columns"] = [[list(run) for run in c] for c in p.columns]
+        if p.goal is not None:
+            chars = [char for _, char, _ in p.palette]
+            out["goal"] = ["".join(chars[v] for v in row) for row in p.goal.tolist()]
+    elif p.goal is not None:
+        out["goal"] = rows_of(p.goal)
+    return out
+
+
+def solution_rows(p: api.Puzzle, array) -> list:
+    if p.palette is None:
+        return rows_of(array)
+    chars = [char for _, char, _ in p.palette]
+    return ["".join(chars[v] for v in row) for row in array.tolist()]
+
+
+# --- the endpoints (each: the checked request in, a JSON-able dict out; run in the thread pool) ---
+
+
+def do_analyze(data: dict) -> dict:
+    rows = grid_rows(data)
+    search = field(data, "search", bool, True)
+    a = puzzles.analyze(rows, variant=field(data, "variant", str, "nonogram"), timeout=timeout_of(data), search=search)
+    return {"rows": [list(c) for c in a.puzzle.rows], "columns": [list(c) for c in a.puzzle.columns],
+            "simple": a.simple, "verdict": a.verdict, "level": a.level, "steps": a.steps,
+            "unknown": cells(a.unknown), "seconds": round(a.seconds, 4)}  # fmt: skip
+
+
+def _puzzle_of(data: dict) -> tuple:
+    """(the puzzle of a request, its format): ``text`` (a file's content; ``format``, or told from the text), or
+    ``rows`` and ``columns`` (format None)."""
+    variant = field(data, "variant", str)
+    fmt = None
+    if "text" in data:
+        text = field(data, "text", str, required=True)
+        wanted = field(data, "format", str)
+        if variant is not None:
+            puzzles.load_variant(variant)
+        model, fmt, _ = formats.read(text, wanted, "", variant)
+        p = api.Puzzle.of(model)
+    else:
+        p = api.Puzzle(clue_lists(data, "rows"), clue_lists(data, "columns"), variant=variant or "nonogram")
+    if p.n > MAX_SIDE or p.m > MAX_SIDE:
+        raise BadRequest(f"the page takes puzzles of at most {MAX_SIDE}x{MAX_SIDE}, this one is {p.n}x{p.m}")
+    return p, fmt
+
+
+def do_solve(data: dict) -> dict:
+    p, _ = _puzzle_of(data)
+    method = field(data, "method", str, "auto")
+    r = p.solve(method=method, timeout=timeout_of(data), limit=2)
+    replay = []
+    if p.palette is None:
+        replay = [{"line": s.line, "filled": cells(s.filled), "empty": cells(s.empty)} for s in p.explain()]
+    return {"puzzle": puzzle_json(p), "verdict": r.verdict, "level": r.level, "steps": r.steps,
+            "solutions": [solution_rows(p, a) for a in r.solutions], "replay": replay,
+            "local": r.local.status, "method": r.method, "nodes": r.nodes, "probes": r.probes,
+            "complete": r.complete, "seconds": round(r.seconds, 4)}  # fmt: skip
+
+
+def do_parse(data: dict) -> dict:
+    p, fmt = _puzzle_of(data)
+    return {"puzzle": puzzle_json(p), "format": fmt}
+
+
+def do_convert(data: dict) -> dict:
+    p, _ = _puzzle_of(data)
+    to = field(data, "to", str, required=True)
+    return {"text": p.to_string(to), "format": to}
+
+
+def do_generate(data: dict) -> dict:
+    n, m = size_of(data)
+    steps = field(data, "steps", (str, int))
+    seed = field(data, "seed", int)
+    made = making.make_random(n, m, steps=steps, seed=seed)
+    return {"puzzle": puzzle_json(made.puzzle), "seed": made.seed, "steps": made.made.steps,
+            "grid": rows_of(made.puzzle.goal), "seconds": round(made.seconds, 4)}  # fmt: skip
+
+
+def _picture_bytes(data: dict) -> bytes | str:
+    """An uploaded picture's bytes (a data URL or base64), or a shipped picture's name."""
+    if "picture" in data:
+        name = field(data, "picture", str, required=True)
+        if name not in designer.shipped():
+            raise BadRequest(f"no shipped picture {name!r}; one of {', '.join(designer.shipped())}")
+        return name
+    encoded = field(data, "image", str, required=True)
+    encoded = encoded.split(",", 1)[1] if encoded.startswith("data:") else encoded
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise BadRequest("'image' must be a picture's bytes in base64 (or a data: URL)") from None
+
+
+def do_design(data: dict) -> dict:
+    n, m = size_of(data)
+    threshold = float(field(data, "threshold", (int, float), 0.5))
+    made = making.make_design(_picture_bytes(data), (n, m), steps=field(data, "steps", (str, int)),
+                              seed=field(data, "seed", int), threshold=threshold,
+                              timeout=timeout_of(data, MAKING_TIMEOUT))  # fmt: skip
+    target = made.made.target
+    preview = ["".join("1" if target >> (r * m + c) & 1 else "0" for c in range(m)) for r in range(n)]
+    return {"puzzle": puzzle_json(made.puzzle), "grid": rows_of(made.puzzle.goal), "thresholded": preview,
+            "changed": cells(puzzles.cells_of(made.made.changed, m)), "steps": made.made.steps, "seed": made.seed,
+            "seconds": round(made.seconds, 4)}  # fmt: skip
+
+
+def do_simplify(data: dict) -> dict:
+    rows = grid_rows(data)
+    made = making.simplify(rows, seed=field(data, "seed", int), timeout=timeout_of(data, MAKING_TIMEOUT))
+    m = len(rows[0])
+    return {"grid": rows_of(made.puzzle.goal), "changed": cells(puzzles.cells_of(made.made.changed, m)),
+            "steps": made.made.steps, "seed": made.seed, "seconds": round(made.seconds, 4)}  # fmt: skip
+
+
+def do_example(data: dict) -> dict:
+    name = field(data, "name", str, required=True)
+    if not examples.exists(name):
+        raise BadRequest(f"no shipped example {name!r}", 404)
+    return {"puzzle": puzzle_json(api.Puzzle.read(name)), "text": api.Puzzle.read(name).to_string("non")}
+
+
+def do_results(_data: dict) -> dict:
+    """The recorded counts of both families, from the table the package ships."""
+    from ..results import records
+
+    out = {}
+    for variant in records.VARIANT_DIRS:
+        rows = records.read_table(records.variant_dir(records.SHIPPED, variant))
+        out[variant] = [{"n": r.n, "m": r.m, "count": str(r.count), "grids": str(r.grids), "fraction": float(r.fraction),
+                         "runs": r.layouts.split(";"), "date": r.date} for r in rows]  # fmt: skip
+    return out
+
+
+def do_info(_data: dict) -> dict:
+    return {"version": _version(), "formats": list(formats.FORMATS),
+            "examples": examples.names(), "pictures": designer.shipped(), "max_side": MAX_SIDE,
+            "max_cells_generate": generator.MAX_CELLS, "timeout": DEFAULT_TIMEOUT}  # fmt: skip
+
+
+def _version() -> str:
+    from ..util.version import __version__
+
+    return __version__
+
+
+#: Endpoint -> (handler, method).  GET ones take no body.
+ENDPOINTS = {
+    "analyze": (do_analyze, "POST"), "solve": (do_solve, "POST"), "parse": (do_parse, "POST"),
+    "convert": (do_convert, "POST"), "generate": (do_generate, "POST"), "design": (do_design, "POST"),
+    "simplify": (do_simplify, "POST"), "example": (do_example, "POST"), "results": (do_results, "GET"),
+    "info": (do_info, "GET"),
+}  # fmt: skip
+
+
+def endpoint(handler, method: str):
+    async def run(request: Request) -> JSONResponse:
+        start = time.perf_counter()
+        try:
+            data = await body(request) if method == "POST" else {}
+            if request.app.state.limiter is None:  # made in the event loop, on the first request
+                request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
+            answer = await anyio.to_thread.run_sync(handler, data, limiter=request.app.state.limiter)
+        except BadRequest as err:
+            return JSONResponse({"error": str(err)}, status_code=err.status)
+        except ValueError as err:  # UsageError, PuzzleError, GenerateError, DesignError: one line each
+            return JSONResponse({"error": str(err).splitlines()[0] if str(err) else err.__class__.__name__}, status_code=422)
+        response = JSONResponse(answer)
+        response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - start):.1f}"
+        return response
+
+    return run
+
+
+async def index(_request: Request) -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+    return JSONResponse({"error": exc.detail if isinstance(exc.detail, str) else "bad request"}, status_code=exc.status_code)
+
+
+async def server_error(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug: still one line
+    return JSONResponse({"error": f"internal error: {exc.__class__.__name__}"}, status_code=500)
+
+
+def create_app() -> Starlette:
+    """The app: the page at /, its files at /static, the API at /api/NAME."""
+    routes = [Route("/", index)]
+    routes += [Route(f"/api/{name}", endpoint(handler, method), methods=[method]) for name, (handler, method) in ENDPOINTS.items()]
+    routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.limiter = None
+    return app

@@ -1,0 +1,712 @@
+// The localcount page: plain JavaScript over the JSON API of docs/web.md.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const MAX_SIDE = 100;
+const TIMEOUT = 5; // seconds of search the page asks for
+const BLACK = "#1f2328", NEW = "#2563eb";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+// ---------- messages and requests ----------
+
+const message = $("#message");
+let busyCount = 0;
+
+/** One line for the user in the message area: kind "error" or "info"; "" hides it. */
+function say(text, kind = "info", source = "") {
+  message.textContent = text;
+  message.title = text;
+  message.className = kind;
+  message.dataset.source = source;
+  message.hidden = !text;
+}
+
+/** POST body (or GET when body is undefined) to /api/NAME; the answer, or null after showing the error. */
+async function api(name, body, buttons = []) {
+  const control = new AbortController();
+  const timer = setTimeout(() => control.abort(), 90000);
+  for (const b of buttons) b.disabled = true;
+  $("#busy").hidden = ++busyCount === 0;
+  try {
+    const options = body === undefined ? { signal: control.signal }
+      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: control.signal };
+    const response = await fetch(`/api/${name}`, options);
+    let data;
+    try { data = await response.json(); } catch { data = { error: `the server answered ${response.status} without JSON` }; }
+    if (!response.ok || data.error) throw new Error(data.error || `the server answered ${response.status}`);
+    // an answer clears the error it replaces (and any error, when the user asked for it: not the background analysis)
+    if (message.dataset.source === name || (name !== "analyze" && message.className === "error")) say("");
+    return data;
+  } catch (err) {
+    const text = err.name === "AbortError" ? "the server did not answer in 90 s" : err.message;
+    say(`${name}: ${text}`, "error", name);
+    return null;
+  } finally {
+    clearTimeout(timer);
+    for (const b of buttons) b.disabled = false;
+    $("#busy").hidden = --busyCount === 0;
+  }
+}
+
+// ---------- clues and grids ----------
+
+/** The runs of a line of 0/1 values. */
+function runs(bits) {
+  const out = [];
+  let k = 0;
+  for (const b of bits) {
+    if (b) k++;
+    else if (k) { out.push(k); k = 0; }
+  }
+  if (k) out.push(k);
+  return out;
+}
+
+const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+const readSize = (input) => {
+  const v = Number(input.value);
+  if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE) {
+    say(`sizes are 1 to ${MAX_SIDE}, got ${input.value || "nothing"}`, "error", "size");
+    return null;
+  }
+  if (message.dataset.source === "size") say("");
+  return v;
+};
+
+/** A clue as shown: numbers (colour runs [length, colour] as coloured chips); "0" for an empty line. */
+function clueNode(kind, index, clue, palette) {
+  const node = el("div", { "data-clue": clue.length ? clue.map((r) => (Array.isArray(r) ? r[0] : r)).join(" ") : "0" });
+  node.dataset[kind] = index;
+  if (!clue.length) node.append(el("span", { class: "zero", text: "0" }));
+  for (const run of clue) {
+    if (!Array.isArray(run)) { node.append(el("span", { text: String(run) })); continue; }
+    const rgb = palette[run[1]].rgb;
+    const light = parseInt(rgb.slice(0, 2), 16) * 0.3 + parseInt(rgb.slice(2, 4), 16) * 0.59 + parseInt(rgb.slice(4, 6), 16) * 0.11 > 150;
+    node.append(el("span", { class: "chip", style: `background:#${rgb};color:${light ? "#000" : "#fff"}`, title: palette[run[1]].name, text: String(run[0]) }));
+  }
+  return node;
+}
+
+/** Size a canvas for n×m cells of cell px (sharp on any screen); its 2D context. */
+function sizeCanvas(canvas, n, m, cell) {
+  const dpr = window.devicePixelRatio || 1, w = m * cell + 1, h = n * cell + 1;
+  Object.assign(canvas, { width: Math.round(w * dpr), height: Math.round(h * dpr) });
+  Object.assign(canvas.style, { width: `${w}px`, height: `${h}px` });
+  Object.assign(canvas.dataset, { rows: n, cols: m, cell });
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return ctx;
+}
+
+/** A puzzle board: column clues above, row clues left, a canvas of cells (cell size in data-cell). */
+class Board {
+  constructor(root, prefix, maxPx) {
+    this.maxPx = maxPx;
+    this.root = root;
+    root.classList.add("board");
+    this.cols = el("div", { class: "col-clues", id: `${prefix}-col-clues` });
+    this.rows = el("div", { class: "row-clues", id: `${prefix}-row-clues` });
+    this.canvas = el("canvas", { id: `${prefix}-canvas` });
+    root.replaceChildren(el("div", { class: "corner" }), this.cols, this.rows, this.canvas);
+    this.n = this.m = 0;
+  }
+
+  size(n, m) {
+    Object.assign(this, { n, m, cell: clamp(Math.floor(this.maxPx / Math.max(n, m)), 8, 28) });
+    this.ctx = sizeCanvas(this.canvas, n, m, this.cell);
+    this.root.style.setProperty("--cell", `${this.cell}px`);
+  }
+
+  setClues(rows, columns, palette = null) {
+    this.rows.replaceChildren(...rows.map((c, i) => clueNode("row", i, c, palette)));
+    this.cols.replaceChildren(...columns.map((c, j) => clueNode("col", j, c, palette)));
+  }
+
+  setClue(kind, index, clue) {
+    const box = kind === "row" ? this.rows : this.cols;
+    box.children[index].replaceWith(clueNode(kind, index, clue, null));
+  }
+
+  /** The cell under a pointer event, or null. */
+  cellAt(event) {
+    const box = this.canvas.getBoundingClientRect();
+    const r = Math.floor((event.clientY - box.top) / this.cell), c = Math.floor((event.clientX - box.left) / this.cell);
+    return r >= 0 && r < this.n && c >= 0 && c < this.m ? [r, c] : null;
+  }
+
+  /** Paint: fill(r, c) and dot(r, c) give a colour or null; shade and outline are lists of cells; line highlights a row or column. */
+  draw({ fill = () => null, dot = () => null, shade = [], outline = [], line = null } = {}) {
+    const { n, m, cell, ctx } = this;
+    const w = m * cell, h = n * cell;
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, w + 1, h + 1);
+    if (line) {
+      ctx.fillStyle = "#fde68a";
+      if (line.kind === "row") ctx.fillRect(0, line.index * cell, w, cell);
+      else ctx.fillRect(line.index * cell, 0, cell, h);
+    }
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < m; c++) {
+        const f = fill(r, c);
+        if (f) { ctx.fillStyle = f; ctx.fillRect(c * cell, r * cell, cell, cell); }
+        const d = dot(r, c);
+        if (d) { ctx.fillStyle = d; ctx.fillRect(c * cell + cell / 2 - 1.5, r * cell + cell / 2 - 1.5, 3, 3); }
+      }
+    }
+    ctx.fillStyle = "rgba(245, 158, 11, 0.55)";
+    for (const [r, c] of shade) ctx.fillRect(c * cell, r * cell, cell, cell);
+    this.lines(ctx, n, m, cell);
+    ctx.strokeStyle = "#e11d48";
+    ctx.lineWidth = 2;
+    for (const [r, c] of outline) ctx.strokeRect(c * cell + 1.5, r * cell + 1.5, cell - 2, cell - 2);
+  }
+
+  lines(ctx, n, m, cell) {
+    for (const [every, colour] of [[1, cell < 12 ? "#e5e7eb" : "#d1d5db"], [5, "#6b7280"]]) {
+      ctx.beginPath();
+      for (let c = 0; c <= m; c += every) { ctx.moveTo(c * cell + 0.5, 0); ctx.lineTo(c * cell + 0.5, n * cell + 1); }
+      for (let r = 0; r <= n; r += every) { ctx.moveTo(0, r * cell + 0.5); ctx.lineTo(m * cell + 1, r * cell + 0.5); }
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
+    ctx.strokeStyle = "#374151";
+    ctx.strokeRect(0.5, 0.5, m * cell, n * cell);
+  }
+}
+
+/** A small picture of a grid (row strings of 0/1, or colour characters with a palette) on a canvas; data-grid holds it. */
+function drawMini(canvas, grid, { palette = null, outline = [], maxPx = 220 } = {}) {
+  const n = grid.length, m = grid[0].length, cell = clamp(Math.floor(maxPx / Math.max(n, m)), 2, 14);
+  const mini = { n, m, cell, ctx: sizeCanvas(canvas, n, m, cell), lines: Board.prototype.lines };
+  const colours = palette ? Object.fromEntries(palette.map((p, i) => [p.char, i ? `#${p.rgb}` : null])) : { 1: BLACK };
+  Board.prototype.draw.call(mini, { fill: (r, c) => colours[grid[r][c]] || null, outline });
+  canvas.dataset.grid = JSON.stringify(grid);
+}
+
+// ---------- tabs ----------
+
+const loaders = {};
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const on = tab.dataset.tab === name;
+    tab.setAttribute("aria-selected", String(on));
+    $(`#panel-${tab.dataset.tab}`).hidden = !on;
+  }
+  if (loaders[name]) loaders[name]();
+  history.replaceState(null, "", `#${name}`);
+}
+for (const tab of document.querySelectorAll("[role=tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
+
+// ---------- 1. Draw ----------
+
+const draw = { n: 10, m: 10, cells: new Uint8Array(100), unknown: [], changed: [], erase: false, version: 0, timer: 0, frame: 0, busy: false, again: false };
+const drawBoard = new Board($("#draw-board"), "draw", 560);
+const drawVerdict = $("#draw-verdict"), drawStatus = $("#draw-status");
+
+const drawRow = (r) => Array.from(draw.cells.subarray(r * draw.m, (r + 1) * draw.m));
+const drawCol = (c) => Array.from({ length: draw.n }, (_, r) => draw.cells[r * draw.m + c]);
+const drawGrid = () => Array.from({ length: draw.n }, (_, r) => drawRow(r).join(""));
+
+function drawRender() {
+  if (draw.frame) return;
+  draw.frame = requestAnimationFrame(() => {
+    draw.frame = 0;
+    const { m, cells } = draw;
+    drawBoard.draw({ fill: (r, c) => (cells[r * m + c] ? BLACK : null), shade: draw.unknown, outline: draw.changed });
+    drawBoard.canvas.dataset.grid = JSON.stringify(drawGrid());
+  });
+}
+
+/** A new n×m drawing (keeping what fits of the old one, or the rows given). */
+function drawSet(n, m, grid = null) {
+  const old = draw.cells, oldM = draw.m, oldN = draw.n;
+  draw.cells = new Uint8Array(n * m);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < m; c++) {
+      draw.cells[r * m + c] = grid ? Number(grid[r][c] === "1") : r < oldN && c < oldM ? old[r * oldM + c] : 0;
+    }
+  }
+  Object.assign(draw, { n, m, unknown: [], changed: [] });
+  $("#draw-rows").value = n;
+  $("#draw-cols").value = m;
+  drawBoard.size(n, m);
+  drawBoard.setClues(Array.from({ length: n }, (_, r) => runs(drawRow(r))), Array.from({ length: m }, (_, c) => runs(drawCol(c))));
+  drawChanged();
+}
+
+function drawChanged() {
+  draw.version++;
+  draw.unknown = [];
+  drawRender();
+  drawVerdict.dataset.state = "pending";
+  drawStatus.textContent = "analysing…";
+  clearTimeout(draw.timer);
+  draw.timer = setTimeout(drawAnalyze, 150);
+}
+
+/** Analyse the drawing: local logic first (fast: one request at a time, an answer for an older drawing dropped),
+ *  then, if local logic does not solve it, the search for uniqueness (up to TIMEOUT s; dropped if the drawing changed). */
+async function drawAnalyze() {
+  if (draw.busy) return void (draw.again = true);
+  draw.busy = true;
+  const version = draw.version, grid = drawGrid();
+  const a = await api("analyze", { grid, search: false });
+  draw.busy = false;
+  if (draw.again) {
+    draw.again = false;
+    if (version !== draw.version) return drawAnalyze();
+  }
+  if (version !== draw.version) return; // the drawing changed: its own analysis is on the way
+  if (!a) { drawVerdict.dataset.state = "error"; drawStatus.textContent = ""; return; }
+  drawShow(a);
+  if (!a.simple) {
+    const searched = await api("analyze", { grid, timeout: TIMEOUT });
+    if (searched && version === draw.version) drawShow(searched);
+  }
+}
+
+/** Show an analysis: the verdict line (uniqueness pending until the search answers), status, unknown cells. */
+function drawShow(a) {
+  const verdict = a.verdict === null ? "checking uniqueness…"
+    : { unique: "unique", multiple: "multiple solutions", undecided: `undecided after ${TIMEOUT} s` }[a.verdict] || a.verdict;
+  const logic = a.simple ? `solved by local logic in ${a.steps} step${a.steps === 1 ? "" : "s"}` : "not solved by local logic";
+  const level = a.verdict === null ? "" : ` · level: ${a.level || "none"}`;
+  drawVerdict.textContent = `${logic}${level} · ${verdict}`;
+  const state = a.verdict === null ? "searching" : "done";
+  Object.assign(drawVerdict.dataset, { state, simple: a.simple, verdict: a.verdict || "", level: a.level || "", steps: a.steps ?? "" });
+  drawVerdict.className = a.simple ? "good" : "bad";
+  const black = draw.cells.reduce((s, v) => s + v, 0);
+  drawStatus.textContent = `${draw.n}×${draw.m}, ${black} black` + (a.unknown.length ? `, ${a.unknown.length} cells unknown (shaded)` : "") + ` · ${(a.seconds * 1000).toFixed(1)} ms`;
+  draw.unknown = a.unknown;
+  drawRender();
+}
+
+/** Paint cells (r, c) to value, updating the clues of the lines touched. */
+function drawPaint(cells, value) {
+  const rows = new Set(), cols = new Set();
+  for (const [r, c] of cells) {
+    const i = r * draw.m + c;
+    if (draw.cells[i] !== value) { draw.cells[i] = value; rows.add(r); cols.add(c); }
+  }
+  if (!rows.size) return;
+  for (const r of rows) drawBoard.setClue("row", r, runs(drawRow(r)));
+  for (const c of cols) drawBoard.setClue("col", c, runs(drawCol(c)));
+  draw.changed = [];
+  drawChanged();
+}
+
+/** The cells on a straight line from a to b (so that fast drags leave no gaps). */
+function between([r0, c0], [r1, c1]) {
+  const k = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0)), out = [];
+  for (let t = 0; t <= k; t++) out.push([Math.round(r0 + ((r1 - r0) * t) / (k || 1)), Math.round(c0 + ((c1 - c0) * t) / (k || 1))]);
+  return out;
+}
+
+{
+  const canvas = drawBoard.canvas;
+  let stroke = null; // {value, last}
+  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  canvas.addEventListener("pointerdown", (e) => {
+    const at = drawBoard.cellAt(e);
+    if (!at) return;
+    e.preventDefault();
+    canvas.setPointerCapture(e.pointerId);
+    const value = e.button === 2 || draw.erase ? 0 : 1 - draw.cells[at[0] * draw.m + at[1]];
+    stroke = { value, last: at };
+    drawPaint([at], value);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    if (!stroke) return;
+    const at = drawBoard.cellAt(e);
+    if (!at || (at[0] === stroke.last[0] && at[1] === stroke.last[1])) return;
+    drawPaint(between(stroke.last, at), stroke.value);
+    stroke.last = at;
+  });
+  for (const name of ["pointerup", "pointercancel"]) canvas.addEventListener(name, () => (stroke = null));
+}
+
+for (const id of ["#draw-rows", "#draw-cols"]) {
+  $(id).addEventListener("change", () => {
+    const n = readSize($("#draw-rows")), m = readSize($("#draw-cols"));
+    if (n && m) drawSet(n, m);
+  });
+}
+$("#draw-clear").addEventListener("click", () => drawSet(draw.n, draw.m, Array(draw.n).fill("0".repeat(draw.m))));
+$("#draw-mode").addEventListener("click", (e) => {
+  draw.erase = !draw.erase;
+  e.target.textContent = `Mode: ${draw.erase ? "erase" : "paint"}`;
+  e.target.setAttribute("aria-pressed", String(draw.erase));
+});
+$("#draw-simplify").addEventListener("click", async (e) => {
+  const made = await api("simplify", { grid: drawGrid() }, [e.target]);
+  if (!made) return;
+  drawSet(made.grid.length, made.grid[0].length, made.grid);
+  draw.changed = made.changed;
+  drawRender();
+  say(`made simple: ${made.changed.length} cell${made.changed.length === 1 ? "" : "s"} changed (outlined), ${made.steps} steps`, "info", "simplify");
+});
+
+// ---------- the result of a solve (shown under Type or Files) and its replay ----------
+
+const result = { data: null, steps: [], k: 0, timer: 0 };
+const resultBoard = new Board($("#result-board"), "result", 440);
+const slider = $("#replay-slider");
+
+function showResult(data, owner) {
+  const box = $("#result");
+  $(`#${owner}-result-slot`).append(box);
+  box.hidden = false;
+  replayPause();
+  const p = data.puzzle;
+  result.data = data;
+  $("#result-title").textContent = `${p.title || (owner === "type" ? "typed clues" : "untitled")} (${p.n}×${p.m})`;
+  const verdict = { unique: "unique", multiple: "multiple solutions", undecided: `undecided after ${TIMEOUT} s`, none: "no solution" }[data.verdict] || data.verdict;
+  const logic = { solved: `solved by local logic${data.steps != null ? ` in ${data.steps} steps` : ""}`, stuck: "local logic gets stuck", contradiction: "local logic finds a contradiction" }[data.local] || data.local;
+  const v = $("#result-verdict");
+  v.textContent = `${verdict} · ${logic} · level: ${data.level || "none"} · ${data.method}: ${data.nodes} node${data.nodes === 1 ? "" : "s"}, ${(data.seconds * 1000).toFixed(1)} ms`;
+  Object.assign(v.dataset, { verdict: data.verdict, level: data.level || "", local: data.local });
+  v.className = `verdict ${data.verdict === "unique" ? "good" : "bad"}`;
+  const sols = $("#result-solutions");
+  sols.replaceChildren();
+  data.solutions.slice(0, 2).forEach((grid, i) => {
+    const canvas = el("canvas", { id: `result-solution-${i}` });
+    sols.append(el("figure", {}, canvas, el("figcaption", { text: data.solutions.length > 1 ? `solution ${i + 1}` : "the only solution" })));
+    drawMini(canvas, grid, { palette: p.palette });
+  });
+  if (!data.solutions.length) sols.append(el("p", { class: "quiet", text: "none found" }));
+  resultBoard.size(p.n, p.m);
+  resultBoard.setClues(p.rows, p.columns, p.palette);
+  result.steps = data.replay.map((s) => ({ text: s.line, filled: s.filled, empty: s.empty }));
+  if (!p.palette && data.local !== "solved" && data.solutions.length) result.steps.push({ text: "search: the rest from the first solution", search: true });
+  $("#replay").hidden = !!p.palette;
+  slider.max = result.steps.length;
+  if (p.palette) {
+    const grid = data.solutions[0] || Array(p.n).fill(p.palette[0].char.repeat(p.m));
+    const colours = Object.fromEntries(p.palette.map((c, i) => [c.char, i ? `#${c.rgb}` : null]));
+    resultBoard.draw({ fill: (r, c) => colours[grid[r][c]] || null });
+    resultBoard.canvas.dataset.grid = JSON.stringify(grid);
+  } else replayGo(0);
+}
+
+/** The board after k steps: 1 black, 0 white, -1 not known yet. */
+function replayState(k) {
+  const { n, m } = resultBoard, state = new Int8Array(n * m).fill(-1);
+  for (const step of result.steps.slice(0, k)) {
+    if (step.search) {
+      const sol = result.data.solutions[0];
+      for (let i = 0; i < n * m; i++) if (state[i] < 0) state[i] = Number(sol[Math.floor(i / m)][i % m] === "1");
+      continue;
+    }
+    for (const [r, c] of step.filled) state[r * m + c] = 1;
+    for (const [r, c] of step.empty) state[r * m + c] = 0;
+  }
+  return state;
+}
+
+function replayGo(k) {
+  const N = result.steps.length;
+  k = clamp(k, 0, N);
+  result.k = k;
+  slider.value = k;
+  const { n, m } = resultBoard, state = replayState(k), step = result.steps[k - 1];
+  const recent = new Set(step && !step.search ? [...step.filled, ...step.empty].map(([r, c]) => r * m + c) : []);
+  const match = step && /^(row|column) (\d+)/.exec(step.text);
+  resultBoard.draw({
+    fill: (r, c) => (state[r * m + c] === 1 ? (recent.has(r * m + c) ? NEW : BLACK) : null),
+    dot: (r, c) => (state[r * m + c] === 0 ? (recent.has(r * m + c) ? NEW : "#9ca3af") : null),
+    line: match ? { kind: match[1], index: Number(match[2]) - 1 } : null,
+  });
+  resultBoard.canvas.dataset.grid = JSON.stringify(Array.from({ length: n }, (_, r) =>
+    Array.from(state.subarray(r * m, (r + 1) * m), (v) => (v < 0 ? "?" : String(v))).join("")));
+  $("#replay-text").textContent = `step ${k} of ${N}: ${k ? step.text : "start"}`;
+  $("#replay-back").disabled = k === 0;
+  $("#replay-step").disabled = k === N;
+}
+
+function replayPause() {
+  clearInterval(result.timer);
+  result.timer = 0;
+  $("#replay-play").disabled = false;
+  $("#replay-pause").disabled = true;
+}
+
+function replayPlay() {
+  replayPause();
+  if (result.k >= result.steps.length) replayGo(0);
+  $("#replay-play").disabled = true;
+  $("#replay-pause").disabled = false;
+  result.timer = setInterval(() => {
+    replayGo(result.k + 1);
+    if (result.k >= result.steps.length) replayPause();
+  }, Number($("#replay-speed").value));
+}
+
+$("#replay-play").addEventListener("click", replayPlay);
+$("#replay-pause").addEventListener("click", replayPause);
+$("#replay-step").addEventListener("click", () => { replayPause(); replayGo(result.k + 1); });
+$("#replay-back").addEventListener("click", () => { replayPause(); replayGo(result.k - 1); });
+slider.addEventListener("input", () => { replayPause(); replayGo(Number(slider.value)); });
+$("#replay-speed").addEventListener("change", () => { if (result.timer) replayPlay(); });
+
+// ---------- 2. Type ----------
+
+const solveButton = $("#solve-button");
+
+/** One line's clue from its text: {clue} or {error}. */
+function parseClue(text, length, label) {
+  if (/[^\d\s,]/.test(text)) return { error: `${label}: invalid characters` };
+  const clue = text.split(/[\s,]+/).filter(Boolean).map(Number).filter((v) => v > 0);
+  const need = clue.reduce((s, v) => s + v, 0) + Math.max(0, clue.length - 1);
+  if (need > length) return { error: `${label}: clue ${clue.join(" ")} needs ${need} cells, the line has ${length}` };
+  return { clue };
+}
+
+function typeBuild() {
+  const n = readSize($("#type-rows")), m = readSize($("#type-cols"));
+  if (!n || !m) return;
+  for (const [kind, count, list] of [["row", n, "#type-row-list"], ["col", m, "#type-col-list"]]) {
+    const box = $(list);
+    const old = Array.from(box.querySelectorAll("input"), (i) => i.value);
+    box.replaceChildren(...Array.from({ length: count }, (_, i) => {
+      const input = el("input", { id: `type-${kind}-${i}`, type: "text", autocomplete: "off", spellcheck: "false", value: old[i] || "" });
+      input.addEventListener("input", typeCheck);
+      return el("label", {}, el("span", { class: "index", text: String(i + 1) }), input, el("span", { class: "field-msg", id: `type-${kind}-${i}-msg` }));
+    }));
+  }
+  typeCheck();
+}
+
+/** Check every clue; show the problems; the clues ({rows, columns}) when all is well, else null. */
+function typeCheck() {
+  const problems = [], out = {};
+  const n = $("#type-row-list").children.length, m = $("#type-col-list").children.length;
+  for (const [kind, name, count, length] of [["row", "rows", n, m], ["col", "columns", m, n]]) {
+    out[name] = [];
+    for (let i = 0; i < count; i++) {
+      const input = $(`#type-${kind}-${i}`);
+      const got = parseClue(input.value, length, `${kind === "row" ? "row" : "column"} ${i + 1}`);
+      input.classList.toggle("bad", !!got.error);
+      input.setAttribute("aria-invalid", String(!!got.error));
+      $(`#type-${kind}-${i}-msg`).textContent = got.error ? got.error.replace(/^\w+ \d+: /, "") : "";
+      if (got.error) problems.push(got.error);
+      else out[name].push(got.clue);
+    }
+  }
+  if (!problems.length) {
+    const total = (clues) => clues.flat().reduce((s, v) => s + v, 0);
+    const r = total(out.rows), c = total(out.columns);
+    if (r !== c) problems.push(`rows fill ${r} cells, columns ${c}`);
+  }
+  const msg = $("#type-message");
+  msg.textContent = problems.length ? problems.slice(0, 3).join("; ") + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : "") : `${n}×${m}: the clues fit`;
+  msg.className = `status ${problems.length ? "bad" : "good"}`;
+  solveButton.disabled = problems.length > 0;
+  return problems.length ? null : out;
+}
+
+/** Fill the Type tab with a puzzle's clues. */
+function typeFill(p) {
+  $("#type-rows").value = p.n;
+  $("#type-cols").value = p.m;
+  for (const list of ["#type-row-list", "#type-col-list"]) $(list).replaceChildren();
+  typeBuild();
+  p.rows.forEach((c, i) => ($(`#type-row-${i}`).value = c.join(" ")));
+  p.columns.forEach((c, j) => ($(`#type-col-${j}`).value = c.join(" ")));
+  typeCheck();
+}
+
+$("#type-rows").addEventListener("change", typeBuild);
+$("#type-cols").addEventListener("change", typeBuild);
+$("#type-clear").addEventListener("click", () => {
+  for (const input of document.querySelectorAll(".clue-list input")) input.value = "";
+  typeCheck();
+});
+$("#type-example").addEventListener("change", async (e) => {
+  if (!e.target.value) return;
+  const got = await api("example", { name: e.target.value }, [e.target]);
+  if (got) typeFill(got.puzzle);
+});
+solveButton.addEventListener("click", async () => {
+  const clues = typeCheck();
+  if (!clues) return;
+  const data = await api("solve", { ...clues, timeout: TIMEOUT }, [solveButton]);
+  typeCheck();
+  if (data) showResult(data, "type");
+});
+
+// ---------- 3. Files: open, save, generate, design ----------
+
+const SUFFIXES = { txt: "txt", non: "non", nin: "nin", xml: "xml", pbn: "xml", pattern: "tatham" };
+const EXTENSIONS = { tatham: "pattern" };
+const current = { request: null, puzzle: null, name: "puzzle" };
+const filesBoard = new Board($("#files-board"), "files", 440);
+
+/** Make a puzzle the current one of the Files tab: request is {text, format} or {rows, columns}. */
+function setCurrent(request, puzzle, name) {
+  Object.assign(current, { request, puzzle, name });
+  $("#files-current").hidden = false;
+  $("#files-title").textContent = `${puzzle.title || name} (${puzzle.n}×${puzzle.m}${puzzle.palette ? `, ${puzzle.palette.length - 1} colours` : ""})`;
+  filesBoard.size(puzzle.n, puzzle.m);
+  filesBoard.setClues(puzzle.rows, puzzle.columns, puzzle.palette);
+  filesBoard.draw();
+  $("#files-to-type").disabled = !!puzzle.palette;
+  if ($("#files-result-slot").contains($("#result"))) $("#result").hidden = true;
+}
+
+async function openFile(file) {
+  if (!file) return;
+  if (file.size > 2 * 1024 * 1024) return say(`${file.name}: the file is over 2 MB`, "error", "parse");
+  const text = await file.text();
+  const format = SUFFIXES[(/\.([^.]+)$/.exec(file.name.toLowerCase()) || [])[1]];
+  const data = await api("parse", format ? { text, format } : { text }, [$("#file-input")]);
+  if (!data) return;
+  $("#file-info").textContent = `${file.name}: ${data.format}, ${data.puzzle.n}×${data.puzzle.m}`;
+  setCurrent({ text, format: data.format }, data.puzzle, file.name.replace(/\.[^.]*$/, "") || "puzzle");
+}
+
+$("#file-input").addEventListener("change", (e) => { openFile(e.target.files[0]); e.target.value = ""; });
+{
+  const zone = $("#drop-zone");
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); openFile(e.dataTransfer.files[0]); });
+}
+
+$("#files-solve").addEventListener("click", async (e) => {
+  const data = await api("solve", { ...current.request, timeout: TIMEOUT }, [e.target]);
+  if (data) showResult(data, "files");
+});
+$("#files-to-type").addEventListener("click", () => { typeFill(current.puzzle); showTab("type"); });
+$("#save-button").addEventListener("click", async (e) => {
+  const to = $("#save-format").value;
+  const data = await api("convert", { ...current.request, to }, [e.target]);
+  if (!data) return;
+  const name = `${current.name.replace(/[^\w.-]+/g, "_")}.${EXTENSIONS[to] || to}`;
+  const link = el("a", { href: URL.createObjectURL(new Blob([data.text], { type: "text/plain" })), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  say(`saved ${name}`, "info", "convert");
+});
+
+$("#gen-button").addEventListener("click", async (e) => {
+  const n = readSize($("#gen-rows")), m = readSize($("#gen-cols"));
+  if (!n || !m) return;
+  const body = { rows: n, columns: m };
+  if ($("#gen-steps").value.trim()) body.steps = $("#gen-steps").value.trim();
+  if ($("#gen-seed").value !== "") body.seed = Number($("#gen-seed").value);
+  $("#gen-info").textContent = "generating…";
+  const made = await api("generate", body, [e.target]);
+  $("#gen-info").textContent = made ? `seed ${made.seed}, ${made.steps} steps, ${(made.seconds * 1000).toFixed(0)} ms` : "";
+  if (made) setCurrent({ rows: made.puzzle.rows, columns: made.puzzle.columns }, made.puzzle, `random-${n}x${m}-${made.seed}`);
+});
+
+let designed = null;
+$("#design-button").addEventListener("click", async (e) => {
+  const n = readSize($("#design-rows")), m = readSize($("#design-cols"));
+  if (!n || !m) return;
+  const body = { rows: n, columns: m, threshold: Number($("#design-threshold").value) };
+  const file = $("#design-file").files[0], picture = $("#design-picture").value;
+  if (file) {
+    body.image = await new Promise((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = () => resolve("");
+      reader.readAsDataURL(file);
+    });
+  } else if (picture) body.picture = picture;
+  else return say("design: choose a picture (PNG or JPEG) or a shipped one", "error", "design");
+  const made = await api("design", body, [e.target]);
+  if (!made) return;
+  designed = made;
+  $("#design-preview").hidden = false;
+  drawMini($("#design-thresholded"), made.thresholded, { maxPx: 160 });
+  drawMini($("#design-grid"), made.grid, { outline: made.changed, maxPx: 160 });
+  $("#design-info").textContent = `${made.changed.length} cells changed, ${made.steps} steps`;
+  setCurrent({ rows: made.puzzle.rows, columns: made.puzzle.columns }, made.puzzle, (file ? file.name.replace(/\.[^.]*$/, "") : picture) + `-${n}x${m}`);
+});
+$("#design-file").addEventListener("change", () => ($("#design-picture").value = ""));
+$("#design-to-draw").addEventListener("click", () => {
+  if (!designed) return;
+  drawSet(designed.grid.length, designed.grid[0].length, designed.grid);
+  draw.changed = designed.changed;
+  showTab("draw");
+});
+
+// ---------- 4. Counts ----------
+
+const SERIES = { nonogram: "#2563eb", yesnogram: "#dc2626" };
+
+loaders.counts = async () => {
+  if (loaders.counts.done) return;
+  const data = await api("results");
+  if (!data) return;
+  loaders.counts.done = true;
+  for (const family of Object.keys(SERIES)) {
+    const head = el("tr", {}, ...["n", "m", "cells", "count", "fraction"].map((h) => el("th", { text: h })));
+    const rows = (data[family] || []).map((r) => el("tr", {},
+      ...[r.n, r.m, r.n * r.m, r.count.replace(/\B(?=(\d{3})+$)/g, "\u202f"), r.fraction >= 1e-3 ? r.fraction.toPrecision(4) : r.fraction.toExponential(3)]
+        .map((v) => el("td", { text: String(v) }))));
+    $(`#counts-${family}`).replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows)));
+  }
+  $("#counts-plot").innerHTML = plot(data);
+};
+
+/** An SVG plot of fraction (log scale) against cells, one colour per family. */
+function plot(data) {
+  const W = 720, H = 300, L = 56, R = 16, T = 14, B = 40;
+  const points = Object.keys(SERIES).flatMap((f) => (data[f] || []).filter((r) => r.fraction > 0).map((r) => ({ f, ...r, cells: r.n * r.m })));
+  if (!points.length) return "<p>no counts recorded</p>";
+  const xmax = Math.max(...points.map((p) => p.cells), 1);
+  const ymin = Math.min(0.5, 0.9 * Math.min(...points.map((p) => p.fraction)));
+  const x = (v) => L + ((W - L - R) * v) / xmax, y = (f) => T + ((H - T - B) * Math.log(f)) / Math.log(ymin);
+  const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].find((s) => xmax / s <= 8) || 10000;
+  const decades = Math.ceil(-Math.log10(ymin));
+  const ticks = [];
+  const mantissas = decades > 4 ? [1] : decades > 1 ? [1, 0.5, 0.2] : [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2];
+  for (let e = 0; e <= decades; e++) for (const t of mantissas) if (t * 10 ** -e >= ymin) ticks.push(t * 10 ** -e);
+  const parts = [`<svg id="counts-svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="fraction of simple grids against cells">`];
+  for (const t of ticks) {
+    parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(t)}" y2="${y(t)}" class="gridline"/><text x="${L - 6}" y="${y(t) + 4}" text-anchor="end">${t >= 0.01 ? +t.toFixed(2) : t.toExponential(0)}</text>`);
+  }
+  for (let v = 0; v <= xmax; v += step) parts.push(`<text x="${x(v)}" y="${H - B + 16}" text-anchor="middle">${v}</text>`);
+  parts.push(`<text x="${(L + W - R) / 2}" y="${H - 6}" text-anchor="middle">cells (n×m)</text>`);
+  parts.push(`<text x="14" y="${(T + H - B) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(T + H - B) / 2})">fraction simple</text>`);
+  parts.push(`<line x1="${L}" x2="${L}" y1="${T}" y2="${H - B}" class="axis"/><line x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}" class="axis"/>`);
+  for (const p of points) {
+    parts.push(`<circle cx="${x(p.cells).toFixed(1)}" cy="${y(p.fraction).toFixed(1)}" r="3.5" fill="${SERIES[p.f]}" fill-opacity="0.7"><title>${p.f} ${p.n}×${p.m}: ${p.fraction.toPrecision(4)}</title></circle>`);
+  }
+  Object.entries(SERIES).forEach(([f, colour], i) => {
+    parts.push(`<circle cx="${L + 16}" cy="${H - B - 42 + 18 * i}" r="4" fill="${colour}"/><text x="${L + 26}" y="${H - B - 38 + 18 * i}">${f}s</text>`);
+  });
+  return parts.join("") + "</svg>";
+}
+
+// ---------- start ----------
+
+(async () => {
+  drawSet(10, 10);
+  typeBuild();
+  replayPause();
+  const tab = location.hash.slice(1);
+  showTab(["draw", "type", "files", "counts"].includes(tab) ? tab : "draw");
+  const info = await api("info");
+  if (!info) return;
+  for (const f of info.formats) $("#save-format").append(el("option", { value: f, text: f }));
+  $("#save-format").value = info.formats.includes("non") ? "non" : info.formats[0];
+  for (const name of info.examples) $("#type-example").append(el("option", { value: name, text: name }));
+  for (const name of info.pictures) $("#design-picture").append(el("option", { value: name, text: name }));
+  document.body.dataset.ready = "true";
+})();

@@ -1,0 +1,234 @@
+"""The page in a real browser: Debian's headless Chromium driven by selenium (docs/web.md).
+
+One server (uvicorn in a daemon thread) and one browser per module (per
+xdist worker).  Each test loads the page afresh, does what a user would
+(clicks, typing, a file upload), waits for the answer on the page and keeps
+a screenshot of what it saw in its tmp_path.  Without /usr/bin/chromium the
+tests fail in CI (CI=true) and are skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import localcount
+from localcount.web.app import create_app
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+HEART = ["01010", "11111", "11111", "01110", "00100"]
+
+
+def runs(line) -> list:
+    """A line's clue: the lengths of its runs of '1'."""
+    return [len(run) for run in "".join(line).split("0") if run]
+
+
+def shown(clue: list) -> str:
+    """A clue as the page writes it in data-clue."""
+    return " ".join(map(str, clue)) or "0"
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app on a free 127.0.0.1 port: its base URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(path)]
+    if missing:
+        why = f"{' and '.join(missing)} missing: apt-get install chromium chromium-driver"
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(why)
+        pytest.skip(why)
+    options = Options()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                "--force-device-scale-factor=1"):  # fmt: skip
+        options.add_argument(arg)
+    options.binary_location = CHROMIUM
+    chrome = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield chrome
+    chrome.quit()
+
+
+@pytest.fixture
+def page(server, driver):
+    """The page, freshly loaded, its /api/info read: the driver."""
+    driver.get(server + "/")
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    return driver
+
+
+def until(driver, condition, seconds: float = 15):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+
+
+def by_id(driver, name: str):
+    return driver.find_element(By.ID, name)
+
+
+def type_into(driver, name: str, text: str) -> None:
+    """Replace a field's text as a user would (select all, type), then leave it (change fires)."""
+    field = by_id(driver, name)
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(text, Keys.TAB)
+
+
+def shot(driver, tmp_path, name: str) -> None:
+    path = tmp_path / name
+    driver.save_screenshot(str(path))
+    assert path.exists() and path.stat().st_size > 1000
+
+
+def clues_on_page(driver, board: str) -> tuple:
+    rows = [e.get_attribute("data-clue") for e in driver.find_elements(By.CSS_SELECTOR, f"#{board}-row-clues > div")]
+    cols = [e.get_attribute("data-clue") for e in driver.find_elements(By.CSS_SELECTOR, f"#{board}-col-clues > div")]
+    return rows, cols
+
+
+def grid_of(driver, name: str):
+    return json.loads(by_id(driver, name).get_attribute("data-grid") or "null")
+
+
+def click_cells(driver, canvas, cells, button: str = "left") -> None:
+    """Click cells (row, column) of a board's canvas: its data-cell is the cell size in CSS pixels."""
+    cell, width, height = int(canvas.get_attribute("data-cell")), canvas.size["width"], canvas.size["height"]
+    actions = ActionChains(driver, duration=0)
+    for r, c in cells:  # offsets are from the canvas's centre
+        actions.move_to_element_with_offset(canvas, int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))
+        actions.context_click() if button == "right" else actions.click()
+    actions.perform()
+
+
+def drag_cells(driver, canvas, start, end) -> None:
+    cell, width, height = int(canvas.get_attribute("data-cell")), canvas.size["width"], canvas.size["height"]
+    at = lambda r, c: (int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))  # noqa: E731
+    ActionChains(driver, duration=0).move_to_element_with_offset(canvas, *at(*start)).click_and_hold().move_to_element_with_offset(
+        canvas, *at(*end)).release().perform()  # fmt: skip
+
+
+def test_painting_shows_the_clues_and_the_verdict(page, server, tmp_path):
+    type_into(page, "draw-rows", "5")
+    type_into(page, "draw-cols", "5")
+    canvas = by_id(page, "draw-canvas")
+    until(page, lambda d: canvas.get_attribute("data-rows") == "5" and canvas.get_attribute("data-cols") == "5")
+    until(page, lambda d: grid_of(d, "draw-canvas") == ["00000"] * 5)
+    drag_cells(page, canvas, (1, 0), (1, 4))  # row 2 in one stroke
+    click_cells(page, canvas, [(r, c) for r, row in enumerate(HEART) for c, v in enumerate(row) if v == "1" and r != 1])
+    click_cells(page, canvas, [(4, 0)])  # a stray cell ...
+    click_cells(page, canvas, [(4, 0)], button="right")  # ... erased by the right button
+    until(page, lambda d: grid_of(d, "draw-canvas") == HEART and by_id(d, "draw-verdict").get_attribute("data-state") == "done")
+    shot(page, tmp_path, "draw.png")
+
+    expected = ([shown(runs(row)) for row in HEART], [shown(runs(col)) for col in zip(*HEART)])
+    assert clues_on_page(page, "draw") == expected
+    answer = httpx.post(server + "/api/analyze", json={"grid": HEART, "timeout": 5}).json()
+    assert ([shown(c) for c in answer["rows"]], [shown(c) for c in answer["columns"]]) == expected
+    verdict = by_id(page, "draw-verdict")
+    assert verdict.get_attribute("data-verdict") == answer["verdict"] == "unique"
+    assert verdict.get_attribute("data-simple") == "true" and answer["simple"]
+    assert verdict.text == f"solved by local logic in {answer['steps']} steps · level: {answer['level']} · unique"
+
+
+def test_typed_clues_are_checked_then_solved(page, tmp_path):
+    by_id(page, "tab-type").click()
+    type_into(page, "type-rows", "5")
+    type_into(page, "type-cols", "5")
+    rows, cols = [runs(row) for row in HEART], [runs(col) for col in zip(*HEART)]
+    for i, clue in enumerate(rows):
+        type_into(page, f"type-row-{i}", " ".join(map(str, clue)))
+    message = by_id(page, "type-message")
+    until(page, lambda d: message.text == f"rows fill {''.join(HEART).count('1')} cells, columns 0")
+    type_into(page, "type-row-1", "5 a")
+    until(page, lambda d: "row 2: invalid characters" in message.text)
+    assert by_id(page, "type-row-1-msg").text == "invalid characters"
+    assert not by_id(page, "solve-button").is_enabled()
+    shot(page, tmp_path, "type-mistake.png")
+    type_into(page, "type-row-1", "3 3")
+    until(page, lambda d: "row 2: clue 3 3 needs 7 cells, the line has 5" in message.text)
+    type_into(page, "type-row-1", "5")
+    for j, clue in enumerate(cols):
+        type_into(page, f"type-col-{j}", " ".join(map(str, clue)))
+    until(page, lambda d: by_id(d, "solve-button").is_enabled())
+    assert message.text == "5×5: the clues fit"
+
+    by_id(page, "solve-button").click()
+    verdict = by_id(page, "result-verdict")
+    until(page, lambda d: verdict.get_attribute("data-verdict") == "unique")
+    assert verdict.text.startswith("unique · solved by local logic")
+    assert grid_of(page, "result-solution-0") == HEART
+    assert by_id(page, "replay-text").text.startswith("step 0 of ")
+    shot(page, tmp_path, "type-solved.png")
+
+
+def test_an_uploaded_non_file_is_read_and_solved(page, server, tmp_path):
+    text = localcount.Puzzle.read("cat").to_string("non")
+    (tmp_path / "cat.non").write_text(text)
+    answer = httpx.post(server + "/api/solve", json={"text": text, "format": "non", "timeout": 5}).json()
+    by_id(page, "tab-files").click()
+    by_id(page, "file-input").send_keys(str(tmp_path / "cat.non"))
+    until(page, lambda d: by_id(d, "files-current").is_displayed())
+    assert by_id(page, "file-info").text == "cat.non: non, 10×10"
+    assert clues_on_page(page, "files") == ([shown(c) for c in answer["puzzle"]["rows"]], [shown(c) for c in answer["puzzle"]["columns"]])
+    by_id(page, "files-solve").click()
+    verdict = by_id(page, "result-verdict")
+    until(page, lambda d: verdict.is_displayed() and verdict.get_attribute("data-verdict"))
+    assert verdict.get_attribute("data-verdict") == answer["verdict"] == "unique"
+    assert verdict.get_attribute("data-local") == answer["local"] == "solved"
+    assert grid_of(page, "result-solution-0") == answer["solutions"][0]
+    assert not by_id(page, "message").is_displayed()  # no error
+    shot(page, tmp_path, "files.png")
+
+
+def test_the_replay_plays_to_the_solution(page, server, tmp_path):
+    by_id(page, "tab-type").click()
+    Select(by_id(page, "type-example")).select_by_value("stuck8")  # local logic gets stuck: the search ends the replay
+    until(page, lambda d: by_id(d, "type-row-0").get_attribute("value") and by_id(d, "solve-button").is_enabled())
+    by_id(page, "solve-button").click()
+    until(page, lambda d: by_id(d, "result-verdict").get_attribute("data-verdict") == "unique")
+    slider = by_id(page, "replay-slider")
+    last = int(slider.get_attribute("max"))
+    example = httpx.post(server + "/api/example", json={"name": "stuck8"}).json()
+    answer = httpx.post(server + "/api/solve", json={"text": example["text"], "timeout": 5}).json()
+    assert last == len(answer["replay"]) + 1 and answer["local"] == "stuck"
+    assert grid_of(page, "result-canvas") == ["?" * 8] * 8
+
+    by_id(page, "replay-step").click()
+    assert by_id(page, "replay-text").text == f"step 1 of {last}: {answer['replay'][0]['line']}"
+    Select(by_id(page, "replay-speed")).select_by_visible_text("fast")
+    by_id(page, "replay-play").click()
+    until(page, lambda d: slider.get_attribute("value") == str(last))
+    assert by_id(page, "replay-text").text == f"step {last} of {last}: search: the rest from the first solution"
+    assert grid_of(page, "result-canvas") == answer["solutions"][0] == grid_of(page, "result-solution-0")
+    until(page, lambda d: by_id(d, "replay-play").is_enabled())  # stopped at the end
+    shot(page, tmp_path, "replay-end.png")
+    by_id(page, "replay-back").click()
+    assert "?" in "".join(grid_of(page, "result-canvas"))
