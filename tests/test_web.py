@@ -241,3 +241,16 @@ def test_a_long_search_does_not_hold_up_other_tabs(client):
     assert client.post("/api/analyze", json={"grid": ["101", "010", "111"]}).json()["verdict"] == "unique"
     assert time.perf_counter() - start < 1.5 and slow.is_alive()  # answered while the other tab's search went on
     slow.join()
+
+
+def test_serve_says_in_one_line_when_its_port_is_taken():
+    import socket
+
+    from incli import cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = cli("serve", "--port", str(port))
+    assert (status, out) == (1, "") and err.count("\n") == 1 and "cannot listen on 127.0.0.1 port" in err

@@ -5,13 +5,15 @@
 
 It binds 127.0.0.1 unless ``--host`` says otherwise (then it warns: the
 page has no login).  Needs the extra ``web`` (Starlette and uvicorn).
-Exit status: 0 stopped, 2 bad arguments or the extra missing.
+Exit status: 0 stopped, 1 the address cannot be listened on (in use, say),
+2 bad arguments or the extra missing.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import socket
 import threading
 import webbrowser
 
@@ -38,6 +40,18 @@ def loopback(host: str) -> bool:
         return False
 
 
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (e.g. 'Address already in use'), or None if it can."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
 def main(argv) -> int:
     """``serve``; returns the exit status."""
     args = parser().parse_args(argv)
@@ -51,6 +65,10 @@ def main(argv) -> int:
     except ImportError:
         say("error: the page needs Starlette and uvicorn: pip install 'localcount[web]'")
         return 2
+    problem = cannot_listen(args.host, args.port)
+    if problem:
+        say(f"error: serve: cannot listen on {args.host} port {args.port}: {problem}")
+        return 1
     if not loopback(args.host):
         say(f"warning: serving on {args.host}: anyone who can reach it can use the page (it has no login)")
     url = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
