@@ -132,10 +132,12 @@ def load_variant(variant: str) -> str:
 
 
 def load(source, fmt: str | None = None, variant: str | None = None) -> tuple:
-    """(model puzzle, its format, guessed) from a file or a shipped example's name; PuzzleError if unusable.
+    """(model puzzle, its format, a note) from a file or a shipped example's name; PuzzleError if unusable.
 
     A name that is no file but a shipped example's (``examples``; 'cat' or
-    'cat.non') is that example.  ``variant`` (None: what the file says): as ``formats.read``.
+    'cat.non') is that example.  ``variant`` (None: what the file says): as
+    ``formats.read``.  The note says how the format was guessed from the
+    content (``formats.guessed_message``), or is None when it was named.
     """
     if variant is not None:
         load_variant(variant)
@@ -146,7 +148,7 @@ def load(source, fmt: str | None = None, variant: str | None = None) -> tuple:
         p = examples.load(name)
         if variant is not None and p.variant != variant:
             raise PuzzleError(f"{source}: the shipped example is a {p.variant}, not a {variant}")
-        return p, "non", False
+        return p, "non", None
     try:
         text = path.read_text()
     except OSError as err:
@@ -154,7 +156,13 @@ def load(source, fmt: str | None = None, variant: str | None = None) -> tuple:
         raise PuzzleError(f"cannot read {source}: {err.strerror}{hint}") from None
     except UnicodeDecodeError:
         raise PuzzleError(f"{source} is not a text file") from None
-    return formats.read(text, fmt, source, variant)
+    return read_text(text, fmt, source, variant)
+
+
+def read_text(text: str, fmt: str | None = None, source: str = "", variant: str | None = None) -> tuple:
+    """(model puzzle, its format, a note on the guessed format or None) of a puzzle's text."""
+    p, found, guessed = formats.read(text, fmt, source, variant)
+    return p, found, formats.guessed_message(text, found, source) if guessed else None
 
 
 def _check_format(fmt) -> None:

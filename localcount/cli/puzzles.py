@@ -41,22 +41,12 @@ def load(source: str, fmt: str | None = None, variant: str | None = None) -> Puz
     if source == "-":
         if variant is not None:
             api.load_variant(variant)
-        text = sys.stdin.read()
-        p, found, guessed = formats.read(text, fmt, "<stdin>", variant)
+        p, _, note = api.read_text(sys.stdin.read(), fmt, "<stdin>", variant)
     else:
-        p, found, guessed = api.load(source, fmt, variant)
-        text = None
-    if guessed:
-        text = pathlib_text(source) if text is None else text
-        say(formats.guessed_message(text, found, "<stdin>" if source == "-" else source))
+        p, _, note = api.load(source, fmt, variant)
+    if note:
+        say(note)
     return p
-
-
-def pathlib_text(source: str) -> str:
-    """The text of a file already read once (for the guessed-format message)."""
-    import pathlib
-
-    return pathlib.Path(source).read_text()
 
 
 def _step_cells(p, step) -> str:

@@ -183,7 +183,7 @@ def _puzzle_of(data: dict) -> tuple:
         wanted = field(data, "format", str)
         if variant is not None:
             puzzles.load_variant(variant)
-        model, fmt, _ = formats.read(text, wanted, "", variant)
+        model, fmt, _ = puzzles.read_text(text, wanted, "", variant)
         p = api.Puzzle.of(model)
     else:
         p = api.Puzzle(clue_lists(data, "rows"), clue_lists(data, "columns"), variant=variant or "nonogram")
