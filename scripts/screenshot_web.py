@@ -2,7 +2,7 @@
 
     python scripts/screenshot_web.py [--out docs/web.png] [--size 20]
 
-Starts the app (uvicorn, a free 127.0.0.1 port, a daemon thread), opens the
+Starts the app (``localcount.web.app.running``: a free 127.0.0.1 port), opens the
 page at 1280x900, designs the shipped picture "heart" (Files tab), opens it
 in the Draw tab, waits for the analysis and saves the screenshot.  Needs
 selenium, Debian's /usr/bin/chromium and /usr/bin/chromedriver.
@@ -13,11 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import pathlib
-import socket
-import threading
-import time
 
-import uvicorn
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -25,30 +21,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from localcount.web.app import create_app
+from localcount.web.app import running
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-@contextlib.contextmanager
-def serve():
-    """The app on a free 127.0.0.1 port in a daemon thread: yields its base URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(5)
 
 
 def chromium(width: int = 1280, height: int = 900) -> webdriver.Chrome:
@@ -65,7 +40,7 @@ def main() -> None:
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "docs" / "web.png")
     parser.add_argument("--size", type=int, default=20, help="the design's rows and columns")
     args = parser.parse_args()
-    with serve() as url, contextlib.closing(chromium()) as driver:
+    with running() as url, contextlib.closing(chromium()) as driver:
         driver.get(url + "/#files")
         wait = WebDriverWait(driver, 30)
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")

@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
-import time
 
 import httpx
 import pytest
-import uvicorn
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -27,7 +23,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import localcount
-from localcount.web.app import create_app
+from localcount.web.app import running
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 HEART = ["01010", "11111", "11111", "01110", "00100"]
@@ -46,19 +42,8 @@ def shown(clue: list) -> str:
 @pytest.fixture(scope="module")
 def server():
     """The app on a free 127.0.0.1 port: its base URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(5)
+    with running() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import os
 import pathlib
+import socket
+import threading
 import time
 
 import anyio
@@ -340,3 +343,30 @@ def create_app() -> Starlette:
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.limiter = None
     return app
+
+
+@contextlib.contextmanager
+def running(host: str = "127.0.0.1", port: int = 0):
+    """The app served by uvicorn in a daemon thread of this process (port 0: a free one): yields its base URL.
+
+    For the browser tests, the screenshot script, and a notebook that wants the page beside it.
+    """
+    import uvicorn
+
+    if port == 0:
+        with socket.socket() as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the page's server did not start on {host} port {port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
