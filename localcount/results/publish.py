@@ -486,13 +486,14 @@ def rounds_png(stat_rows, column: str = "rounds") -> bytes | None:
     return _png(fig)
 
 
-def _ship_table(directory: pathlib.Path) -> None:
+def _ship_table(directory: pathlib.Path, quiet: bool) -> None:
     """Copy the project's local.csv (of either variant) into the package, for ``known`` after a wheel install."""
     for variant in records.VARIANT_DIRS:
         if directory.resolve() == records.variant_dir(records.PROJECT_RESULTS, variant).resolve():
-            shipped = records.variant_dir(records.SHIPPED, variant)
-            shipped.mkdir(parents=True, exist_ok=True)
-            write_if_changed(shipped / records.TABLE, (directory / records.TABLE).read_bytes())
+            shipped = records.variant_dir(records.SHIPPED, variant) / records.TABLE
+            shipped.parent.mkdir(parents=True, exist_ok=True)
+            if write_if_changed(shipped, (directory / records.TABLE).read_bytes()) and not quiet:
+                say(f"refreshed the package's copy of the table: {shipped}")
 
 
 def render(results_dir, readme=None, quiet: bool = False) -> int:
@@ -509,7 +510,7 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     if run_list:
         records.write_table(directory, run_list)
-        _ship_table(directory)
+        _ship_table(directory, quiet)
     if stat_runs:
         records.write_stats_table(directory, stat_runs)
     variant = next((records.variant_of(r.layout) for r in [*run_list, *stat_runs]), "nonogram")
