@@ -1,4 +1,4 @@
-"""What every command shares: usage errors, sizes, the worker pool (local or Dask), progress bars, stops.
+"""What every command shares: usage errors, sizes, the cluster options, stops (progress bars and workers: ``api.feedback``).
 
 The rules live here once: a size is one or two whole numbers (``parse_size``);
 bad input is a ``UsageError`` (``util.errors``), said in one line with exit
@@ -14,7 +14,6 @@ import argparse
 import re
 
 from ..api.counting import dask_target, size
-from ..api.feedback import Feedback
 from ..util.errors import UsageError
 from ..util.messages import say
 
@@ -53,11 +52,6 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
 def cluster_args(args):
     """(scheduler, local workers) if the run goes to Dask, else None; UsageError if --dask-local is not positive."""
     return dask_target(args.scheduler, args.dask_local)
-
-
-def bar(total: int, desc: str, quiet: bool):
-    """The command line's progress bar: on stderr when it is a terminal, unless quiet."""
-    return Feedback.command_line(quiet).progress_bar(total, desc)
 
 
 def report_stop(stop) -> int:
