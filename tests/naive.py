@@ -203,3 +203,22 @@ def shaped(s) -> dict:
         "rounds": {k: v for k, v in enumerate(s.rounds) if v},
         "steps": {k: v for k, v in enumerate(s.steps) if v},
     }
+
+
+@functools.lru_cache(maxsize=None)
+def numbered(n: int, m: int, variant="nonogram") -> tuple:
+    """Every locally solvable n×m grid as (rows, steps), in the order of ``docs/every.md``, by brute force.
+
+    The order read literally: all 0/1 grids as tuples of rows, the rows as tuples of cells, sorted
+    (``itertools.product`` lists them in exactly that order: the first cell varies slowest).
+    """
+    out, memo = [], {}
+    for cells in itertools.product((0, 1), repeat=n * m):
+        rows = tuple(cells[r * m : (r + 1) * m] for r in range(n))
+        grid = sum(v << i for i, v in enumerate(cells))  # the Grid mask: bit r*m + c is cell (r, c)
+        clues = clues_of(grid, n, m, variant)
+        if clues not in memo:
+            memo[clues] = steps_to_solve(*clues, variant)
+        if memo[clues] is not None:
+            out.append((tuple("".join(map(str, row)) for row in rows), memo[clues]))
+    return tuple(out)

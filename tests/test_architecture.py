@@ -23,7 +23,7 @@ LAYERS = [
     {"localcount.web"},
     {"localcount.cli", "localcount.__main__"},
 ]
-ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats")
+ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats", "localcount.engines.index")
 
 
 def modules() -> dict:

@@ -11,7 +11,7 @@ from localcount.engines.base import Layout
 
 def small_layouts():
     """A few small layouts of every registered engine, each with the locally solvable count it must give."""
-    grid, thin, stats, tiny = (registry.engine(name) for name in ("grid", "thin", "stats", "tiny"))
+    grid, thin, stats, tiny, index = (registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index"))
     return [
         (grid.make(2, 5, 4), 810),
         (grid.make(3, 3, 5, "square"), 384),
@@ -24,6 +24,10 @@ def small_layouts():
         (tiny.make(3, 4, 5), naive.count(3, 4)),
         (tiny.make(4, 3, 2, "none"), naive.count(4, 3)),
         (tiny.make(0, 3), 1),
+        (index.make(2, 5), 810),
+        (index.make(4, 3, rows=2, bits=3), naive.count(4, 3)),
+        (index.make(3, 3, rows=1, bits=2, symmetry="none", variant="yesnogram"), naive.count(3, 3, "yesnogram")),
+        (index.make(0, 2), 1),
     ]
 
 
@@ -41,7 +45,7 @@ def test_every_registered_engine_is_a_layout_and_is_tested_here():
 def test_the_interface_agrees_with_itself(lay, solvable):
     assert registry.parse_key(lay.key) == lay and type(lay).from_key(lay.key) == lay
     assert pickle.loads(pickle.dumps(lay)) == lay  # sent to worker processes and Dask tasks
-    assert lay.kind in ("count", "stats") and lay.code_path and lay.title.startswith(f"{lay.n}x{lay.m}")
+    assert lay.kind in ("count", "stats", "index") and lay.code_path and lay.title.startswith(f"{lay.n}x{lay.m}")
     values = [lay.compute(s) for s in range(lay.shards)]
     for value in values:
         assert lay.parse_value(lay.format_value(value)) == value

@@ -254,3 +254,202 @@ def test_serve_says_in_one_line_when_its_port_is_taken():
         port = taken.getsockname()[1]
         status, out, err = cli("serve", "--port", str(port))
     assert (status, out) == (1, "") and err.count("\n") == 1 and "cannot listen on 127.0.0.1 port" in err
+
+
+# --- every puzzle by its number: /api/nth, /api/rank, /api/indexes ---
+
+FAMILIES = ("nonogram", "yesnogram")
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory):
+    """The indexes of 3x3 and 4x4, both families, built into a directory of their own (well under a second each)."""
+    from localcount.api import every
+
+    where = tmp_path_factory.mktemp("index")
+    for n in (3, 4):
+        for variant in FAMILIES:
+            every.build_index(n, n, variant=variant, directory=where)
+    return where
+
+
+@pytest.fixture
+def indexed(index_dir, monkeypatch):
+    """The library reads (and would build) its indexes in index_dir: the page offers those and the shipped ones."""
+    from localcount.results import indexes
+
+    monkeypatch.setenv(indexes.ENV_DIR, str(index_dir))
+    return index_dir
+
+
+def nth(client, n, m, k, **more):
+    return client.post("/api/nth", json={"rows": n, "columns": m, "k": k, **more})
+
+
+def row_runs(line: str, of: str = "1") -> list:
+    return [len(run) for run in line.split("0" if of == "1" else "1") if run]
+
+
+@pytest.mark.parametrize("variant", FAMILIES)
+def test_nth_answers_every_3x3_puzzle_as_the_api_and_the_literal_order(client, indexed, variant):
+    """Puzzle #k for every k: the API's nth, naive's order (k + 1 is the next grid that local logic solves), the clues."""
+    from localcount.api import every
+    from naive import numbered
+
+    reference = numbered(3, 3, variant)
+    last, family = len(reference), "" if variant == "nonogram" else f" {variant}"
+    answers = [nth(client, 3, 3, k, variant=variant).json() for k in range(1, last + 2)]
+    assert answers[-1]["error"] == f"k must be between 1 and {last} (3x3{family} puzzles), got {last + 1}"
+    for k, (answer, (rows, steps)) in enumerate(zip(answers, reference), 1):
+        x = every.nth(3, 3, k, variant=variant, build=False)
+        assert {key: answer[key] for key in x.to_json()} == x.to_json() and answer["title"] == x.title
+        assert (answer["k"], answer["of"], answer["grid"], answer["steps"]) == (k, last, list(rows), steps)
+        assert answer["number"] == every.number_of(rows) and "within_steps" not in answer
+        p = answer["puzzle"]
+        assert (p["n"], p["m"], p["variant"], p["goal"], p["title"]) == (3, 3, variant, list(rows), x.title)
+        assert p["rows"] == [list(c) for c in x.puzzle.rows] and p["columns"] == [list(c) for c in x.puzzle.columns]
+        assert p["rows"] == [row_runs(r, "0" if variant == "yesnogram" else "1") for r in rows]
+        assert p["columns"] == [row_runs("".join(col)) for col in zip(*rows)]
+        assert lc.Puzzle.parse(answer["text"], "non").rows == x.puzzle.rows
+    numbers = [a["number"] for a in answers[:-1]]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 0  # #1 is the empty grid; next is always a larger number
+
+
+def test_steps_number_only_the_puzzles_of_those_steps_in_the_same_order(client, indexed):
+    from localcount.api import every
+    from naive import numbered
+
+    reference = [every.number_of(rows) for rows, _ in numbered(3, 3)], [steps for _, steps in numbered(3, 3)]
+    for steps in (1, 2, 3, "1-2", "2-3"):
+        a, b = every.steps_range(steps)
+        expected = [g for g, d in zip(*reference) if a <= d <= b]
+        ks = range(1, len(expected) + 1) if a == b else (1, 2, len(expected) // 2, len(expected))  # ranges: a few
+        got = [nth(client, 3, 3, k, steps=steps).json() for k in ks]
+        assert [x["number"] for x in got] == [expected[k - 1] for k in ks] and {x["of"] for x in got} == {len(expected)}
+        assert all(x["within_steps"] == [a, b] and a <= x["steps"] <= b for x in got)
+        assert nth(client, 3, 3, len(expected) + 1, steps=steps).status_code == 422
+    histogram = every.numbering(4, 4, variant="yesnogram", build=False).file.steps()
+    for d, count in histogram.items():
+        for k in (1, count):
+            answer = nth(client, 4, 4, k, steps=d, variant="yesnogram").json()
+            x = every.nth(4, 4, k, steps=d, variant="yesnogram", build=False)
+            assert (answer["number"], answer["steps"], answer["of"]) == (x.number, d, count)
+
+
+@pytest.mark.parametrize("variant", FAMILIES)
+def test_rank_numbers_a_painted_grid_or_says_in_one_line_why_not(client, indexed, variant):
+    """Every 3x3 grid: rank gives the k that nth answers for it; a grid local logic does not solve is a 422."""
+    from localcount.api import every
+    from naive import numbered
+
+    number_of = {rows: (k, steps) for k, (rows, steps) in enumerate(numbered(3, 3, variant), 1)}
+    for g in range(1 << 9):
+        rows = tuple(format(g, "09b")[r * 3 : r * 3 + 3] for r in range(3))
+        r = client.post("/api/rank", json={"grid": list(rows), "variant": variant})
+        if rows not in number_of:
+            assert r.status_code == 422 and r.json()["error"] == "local logic does not solve this grid's clues: it has no number"
+            continue
+        k, steps = number_of[rows]
+        answer = r.json()
+        assert (answer["k"], answer["number"], answer["steps"], answer["grid"]) == (k, g, steps, list(rows))
+        assert answer == dict(every.rank(list(rows), variant=variant, build=False).to_json(), title=answer["title"])
+        if k % 10 == 1:  # and among the puzzles of its steps (not of others), for some of them
+            within = client.post("/api/rank", json={"grid": list(rows), "variant": variant, "steps": steps}).json()
+            assert within["within_steps"] == [steps, steps] and within["k"] <= k
+            assert nth(client, 3, 3, within["k"], variant=variant, steps=steps).json()["number"] == g
+            other = client.post("/api/rank", json={"grid": list(rows), "variant": variant, "steps": steps % 3 + 1})
+            assert other.status_code == 422 and other.json()["error"].endswith("it has no number there")
+
+
+def test_indexes_offers_the_sizes_with_an_index_and_nothing_else(client, indexed):
+    from localcount.api import every
+    from localcount.results import indexes
+
+    (indexed / "2x2.npz").write_bytes(b"not an index")  # unusable: not offered, a one-line 422 if asked for
+    (indexed / "9x9.npz").write_bytes(b"too big to number")
+    try:
+        answer = client.get("/api/indexes").json()["indexes"]
+        offered = {(s["n"], s["m"], s["variant"]) for s in answer}
+        shipped = {(int(p.name.split("x")[0]), int(p.name.split("x")[1].split("-")[0].split(".")[0]),
+                    "yesnogram" if "-yes" in p.name else "nonogram") for p in indexes.SHIPPED.glob("*.npz")}  # fmt: skip
+        assert offered == {(n, n, v) for n in (3, 4) for v in FAMILIES} | shipped
+        for s in answer:
+            numbering = every.numbering(s["n"], s["m"], variant=s["variant"], build=False)
+            assert s["puzzles"] == numbering.total() == sum(s["steps"].values())
+            assert s["steps"] == {str(d): v for d, v in numbering.file.steps().items()}
+        r = nth(client, 2, 2, 1)
+        assert r.status_code == 422 and "not a readable index file" in r.json()["error"] and "\n" not in r.json()["error"]
+    finally:
+        (indexed / "2x2.npz").unlink()
+        (indexed / "9x9.npz").unlink()
+
+
+def test_a_request_never_builds_an_index(client, indexed):
+    r = nth(client, 3, 4, 1)
+    assert r.status_code == 422 and r.json()["error"] == "3x4 has no index yet: build it with python -m localcount index 3 4"
+    r = client.post("/api/rank", json={"grid": ["1000", "0000", "0000"]})
+    assert r.status_code == 422 and "has no index yet" in r.json()["error"]
+    r = nth(client, 3, 4, 1, variant="yesnogram")
+    assert r.json()["error"].endswith("python -m localcount index 3 4 --variant yesnogram")
+    assert not list(indexed.glob("3x4*"))
+
+
+def test_5x5_puzzle_1234_of_24976511(client, tmp_path, monkeypatch):
+    """The size the page opens on: the shipped index."""
+    from localcount.api import every
+    from localcount.results import indexes
+
+    monkeypatch.setenv(indexes.ENV_DIR, str(tmp_path))
+    assert indexes.find(5, 5) == indexes.SHIPPED / "5x5.npz"
+    answer = nth(client, 5, 5, 1234).json()
+    assert answer["of"] == lc.known(5).count == 24976511
+    assert answer["grid"] == list(every.nth(5, 5, 1234, build=False).rows) == ["00000", "00000", "00001", "11000", "10011"]
+    after = nth(client, 5, 5, 1235).json()
+    assert after["number"] > answer["number"] and nth(client, 5, 5, 1233).json()["number"] < answer["number"]
+    assert client.post("/api/rank", json={"grid": after["grid"]}).json()["k"] == 1235
+    assert nth(client, 5, 5, 24976511).json()["grid"] == ["11111"] * 5
+    offered = client.get("/api/indexes").json()["indexes"]
+    assert any((s["n"], s["m"], s["variant"], s["puzzles"]) == (5, 5, "nonogram", 24976511) for s in offered)
+
+
+EVERY_BAD = [
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 0}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": -5}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 385}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 10**30}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": "7"}, 400),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1.5}, 400),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": True}, 400),
+    ("/api/nth", {"rows": 3, "columns": 3}, 400),
+    ("/api/nth", {"k": 1}, 400),
+    ("/api/nth", {"rows": 0, "k": 1}, 400),
+    ("/api/nth", {"rows": 101, "k": 1}, 400),
+    ("/api/nth", {"rows": 7, "columns": 7, "k": 1}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": "x"}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": "0"}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": "3-2"}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": ""}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": 99}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "steps": [1, 2]}, 400),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "variant": "maybe"}, 422),
+    ("/api/nth", {"rows": 3, "columns": 3, "k": 1, "variant": 3}, 400),
+    ("/api/nth", b"{not json", 400),
+    ("/api/rank", {"grid": ["100", "010", "001"]}, 422),
+    ("/api/rank", {"grid": ["102", "010", "001"]}, 422),
+    ("/api/rank", {"grid": ["10", "010", "001"]}, 422),
+    ("/api/rank", {"grid": "100/010/001"}, 400),
+    ("/api/rank", {"grid": []}, 400),
+    ("/api/rank", {}, 400),
+    ("/api/rank", {"grid": ["1" * 7] * 7}, 422),
+    ("/api/rank", {"grid": ["111", "101", "111"], "steps": "7"}, 422),
+    ("/api/rank", {"grid": ["111", "101", "111"], "steps": "many"}, 422),
+]
+
+
+@pytest.mark.parametrize("path, data, status", EVERY_BAD, ids=lambda v: str(v)[:40])
+def test_a_bad_number_request_gets_a_4xx_and_one_line(client, indexed, path, data, status):
+    kwargs = {"content": data} if isinstance(data, bytes) else {"json": data}
+    r = client.post(path, **kwargs)
+    assert r.status_code == status, r.text
+    error = r.json()["error"]
+    assert error and "\n" not in error and "Traceback" not in error

@@ -6,6 +6,8 @@
 * ``known`` — ``known``: a recorded count with its provenance, from the table the package ships;
 * ``puzzles`` — ``Puzzle`` (read, parse, write, solve, explain, difficulty, pictures) and ``Solution``;
 * ``making`` — ``generate`` and ``design``: simple puzzles made to order;
+* ``every`` — ``nth``, ``rank`` and ``iter_puzzles``: every locally solvable puzzle by its number (``Numbered``),
+  from an index shipped or built on first use;
 * ``feedback`` — what a run says on stderr (nothing unless asked), progress bars, workers.
 
 The command line (``cli``) parses its options, calls these functions and
@@ -23,6 +25,7 @@ at import time only the light ones (``util``, ``clues``, ``puzzle`` models and f
 from ..puzzle.model import PuzzleError
 from ..util.errors import UsageError
 from .counting import CountRun, count, run_count
+from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
 from .making import design, generate
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution, examples_list as examples
@@ -39,7 +42,8 @@ _LAZY = {
 
 __all__ = [
     "count", "run_count", "CountRun", "stats", "Stats", "known", "Known", "Puzzle", "Solution", "Explanation",
-    "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError",
+    "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError", "nth", "rank", "iter_puzzles",
+    "Numbered", "NotNumbered",
 ]  # fmt: skip (and the names of _LAZY, left out so that a star import stays light)
 
 

@@ -6,7 +6,8 @@
 * ``stats`` — uniqueness, difficulty and stuck grids of one size;
 * ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``;
 * ``make`` — ``generate`` and ``design``: simple puzzles made to order, at random or from a picture;
-* ``serve`` — the page for puzzle makers and players (``localcount.web``).
+* ``serve`` — the page for puzzle makers and players (``localcount.web``);
+* ``every`` — ``nth``, ``rank``, ``list`` and ``index``: every locally solvable puzzle by its number.
 
 stdout carries data only; diagnostics go to stderr as ``localcount: ...``.
 Exit status: 0 done; 1 a checkpoint problem, an incomplete merge or an
@@ -35,6 +36,10 @@ COMMANDS = {
     "generate": "make:generate_main:generate_parser",
     "design": "make:design_main:design_parser",
     "serve": "serve:main:parser",
+    "nth": "every:nth_main:nth_parser",
+    "rank": "every:rank_main:rank_parser",
+    "list": "every:list_main:list_parser",
+    "index": "every:index_main:index_parser",
 }
 COUNT = "count:main:parser"
 

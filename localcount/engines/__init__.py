@@ -5,7 +5,9 @@
   chooses the engine and paths for a size (count command, ``table``, scripts);
 * ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
 * ``thin`` — the 2×m counter;
-* ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids).
+* ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);
+* ``tiny`` — small sizes with numpy, nothing compiled;
+* ``index`` — the numbering: every grid's steps in the order of ``docs/every.md``, per block.
 
 Engines may import ``lines``, ``clues`` and ``util``, never orchestration, results or cli,
 and not each other.  Importing this package, ``base`` or ``registry`` loads no engine.

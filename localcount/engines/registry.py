@@ -24,6 +24,7 @@ ENGINES = {
     "thin": "localcount.engines.thin.layout:ThinLayout",
     "stats": "localcount.engines.stats.layout:StatsLayout",
     "tiny": "localcount.engines.tiny.layout:TinyLayout",
+    "index": "localcount.engines.index.layout:IndexLayout",
 }
 #: The count command's --method choices: auto picks the tiny counter or the thin counter where
 #: ``tiny_preferred`` or ``thin_preferred`` says, else the general kernel (grid).

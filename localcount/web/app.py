@@ -8,7 +8,9 @@ bytes is refused unread (413); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
 ``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``).  No server-side path ever
 comes from the client: examples and pictures are named, and must be
-shipped ones; uploads are content, never file names.
+shipped ones; uploads are content, never file names.  Puzzles by their
+number (``nth``, ``rank``) come only from the indexes already there: a
+request never builds one.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import api
-from ..api import making, puzzles
+from ..api import every, making, puzzles
 from ..puzzle import examples, formats
 from ..puzzle.making import design as designer
 from ..puzzle.making import generate as generator
@@ -46,6 +48,9 @@ MAX_SIDE = 100
 DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
 #: Solver work runs in at most this many threads at once (several tabs are served; the rest wait their turn).
 WORKERS = max(2, min(8, os.cpu_count() or 2))
+#: Queries of the numbering run one at a time: its kernels are numba ``parallel`` ones, which numba's workqueue
+#: threading layer (the one always there) does not let several threads enter at once.
+NUMBERING = threading.Lock()
 
 
 class BadRequest(Exception):
@@ -271,6 +276,60 @@ def do_example(data: dict) -> dict:
     return {"puzzle": puzzle_json(api.Puzzle.read(name)), "text": api.Puzzle.read(name).to_string("non")}
 
 
+def _numbering(n: int, m: int, variant: str) -> every.Numbering:
+    """The index of a size, loaded (never built: a missing one is a 422 saying how to build it)."""
+    from ..results.indexes import IndexFileError
+
+    try:
+        return every.numbering(n, m, variant=variant, build=False)
+    except IndexFileError as err:
+        raise BadRequest(str(err).splitlines()[0], 422) from None
+
+
+def _numbered_json(x: every.Numbered) -> dict:
+    return dict(x.to_json(), title=x.title)
+
+
+def do_nth(data: dict) -> dict:
+    """Puzzle #k of a size (of ``steps`` only, if given): its number, grid and steps, and the puzzle."""
+    n, m = size_of(data)
+    k = field(data, "k", int, required=True)
+    variant = field(data, "variant", str, "nonogram")
+    window = every.steps_range(field(data, "steps", (str, int)))
+    with NUMBERING:
+        x = _numbering(n, m, variant).nth(k, window)
+    p = x.puzzle
+    return dict(_numbered_json(x), puzzle=puzzle_json(p), text=p.to_string("non"))
+
+
+def do_rank(data: dict) -> dict:
+    """The number of a grid among the puzzles of its size (of ``steps`` only, if given); 422 if it has none."""
+    rows = grid_rows(data)
+    if any(len(r) != len(rows[0]) or r.strip("01") for r in rows):
+        raise BadRequest("'grid' must be rows of 0/1 of one length", 422)
+    variant = field(data, "variant", str, "nonogram")
+    window = every.steps_range(field(data, "steps", (str, int)))
+    with NUMBERING:
+        x = _numbering(len(rows), len(rows[0]), variant).rank(every.number_of(rows), window)
+    return _numbered_json(x)
+
+
+def do_indexes(_data: dict) -> dict:
+    """The sizes whose puzzles are numbered (an index shipped or already built): how many puzzles, of how many steps."""
+    from ..results import indexes
+
+    out = []
+    for n, m, variant in indexes.available():
+        try:
+            numbering = _numbering(n, m, variant)  # loading runs no kernel: no need to wait for the lock
+        except (BadRequest, ValueError):  # too big, or a file that cannot be used: not offered
+            continue
+        steps = numbering.file.steps()
+        out.append({"n": n, "m": m, "variant": variant, "puzzles": numbering.total(),
+                    "steps": {str(d): steps[d] for d in sorted(steps)}})  # fmt: skip
+    return {"indexes": out}
+
+
 def do_results(_data: dict) -> dict:
     """The recorded counts of both families, from the table the package ships."""
     from ..results import records
@@ -299,8 +358,8 @@ def _version() -> str:
 ENDPOINTS = {
     "analyze": (do_analyze, "POST"), "solve": (do_solve, "POST"), "parse": (do_parse, "POST"),
     "convert": (do_convert, "POST"), "generate": (do_generate, "POST"), "design": (do_design, "POST"),
-    "simplify": (do_simplify, "POST"), "example": (do_example, "POST"), "results": (do_results, "GET"),
-    "info": (do_info, "GET"),
+    "simplify": (do_simplify, "POST"), "example": (do_example, "POST"), "nth": (do_nth, "POST"),
+    "rank": (do_rank, "POST"), "indexes": (do_indexes, "GET"), "results": (do_results, "GET"), "info": (do_info, "GET"),
 }  # fmt: skip
 
 

@@ -31,24 +31,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
-import os
 import pathlib
-import sys
 
 from ...lines import bits, solvers
-from ...util.files import write_atomic
+from ...util import generated
 from . import kernel
-
-CACHE_ENV = "LOCALCOUNT_KERNEL_DIR"
-
-
-def kernel_dir() -> pathlib.Path:
-    """Where generated kernels live: $LOCALCOUNT_KERNEL_DIR, else the per-user cache."""
-    if os.environ.get(CACHE_ENV):
-        return pathlib.Path(os.environ[CACHE_ENV]).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return pathlib.Path(cache) / "localcount" / "kernels"
 
 
 def _u(x: int) -> str:
@@ -372,19 +359,4 @@ def supported(n: int, m: int, table_max: int, spread_max: int) -> bool:
 @functools.lru_cache(maxsize=None)
 def module(n: int, m: int, columns: str = "table"):
     """The compiled specialised module for n×m (generated and written on first use)."""
-    src = source(n, m, columns)
-    digest = hashlib.sha256(src.encode()).hexdigest()[:16]
-    name = f"count_{n}x{m}_{digest}"
-    directory = kernel_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{name}.py"
-    if not path.exists() or path.read_text() != src:
-        write_atomic(path, src)
-    modname = f"localcount_generated.{name}"
-    if modname in sys.modules:
-        return sys.modules[modname]
-    spec = importlib.util.spec_from_file_location(modname, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return generated.load(f"count_{n}x{m}", source(n, m, columns))

@@ -5,6 +5,8 @@ const $ = (selector) => document.querySelector(selector);
 const MAX_SIDE = 100;
 const TIMEOUT = 5; // seconds of search the page asks for
 const BLACK = "#1f2328", NEW = "#2563eb";
+/** Requests the page makes by itself, not asked for by a click: their answers do not clear the user's errors. */
+const BACKGROUND = new Set(["analyze", "rank"]);
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -45,7 +47,7 @@ async function api(name, body, buttons = []) {
     try { data = await response.json(); } catch { data = { error: `the server answered ${response.status} without JSON` }; }
     if (!response.ok || data.error) throw new Error(data.error || `the server answered ${response.status}`);
     // an answer clears the error it replaces (and any error, when the user asked for it: not the background analysis)
-    if (message.dataset.source === name || (name !== "analyze" && message.className === "error")) say("");
+    if (message.dataset.source === name || (!BACKGROUND.has(name) && message.className === "error")) say("");
     return data;
   } catch (err) {
     const text = err.name === "AbortError" ? "the server did not answer in 90 s" : err.message;
@@ -73,6 +75,8 @@ function runs(bits) {
 }
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+/** A whole number with thousands separators: 24,976,511. */
+const thousands = (v) => Number(v).toLocaleString("en-US");
 const readSize = (input) => {
   const v = Number(input.value);
   if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE) {
@@ -203,6 +207,7 @@ function showTab(name) {
     tab.setAttribute("aria-selected", String(on));
     $(`#panel-${tab.dataset.tab}`).hidden = !on;
   }
+  if (shownPuzzles[name] && current.owner !== name) showCurrent(name);
   if (loaders[name]) loaders[name]();
   history.replaceState(null, "", `#${name}`);
 }
@@ -248,6 +253,7 @@ function drawSet(n, m, grid = null) {
 function drawChanged() {
   draw.version++;
   draw.unknown = [];
+  $("#draw-number").hidden = true;
   drawRender();
   drawVerdict.dataset.state = "pending";
   drawStatus.textContent = "analysing…";
@@ -270,7 +276,8 @@ async function drawAnalyze() {
   if (version !== draw.version) return; // the drawing changed: its own analysis is on the way
   if (!a) { drawVerdict.dataset.state = "error"; drawStatus.textContent = ""; return; }
   drawShow(a);
-  if (!a.simple) {
+  if (a.simple) drawNumber(version, grid);
+  else {
     const searched = await api("analyze", { grid, timeout: TIMEOUT });
     if (searched && version === draw.version) drawShow(searched);
   }
@@ -290,6 +297,17 @@ function drawShow(a) {
   drawStatus.textContent = `${draw.n}×${draw.m}, ${black} black` + (a.unknown.length ? `, ${a.unknown.length} cells unknown (shaded)` : "") + ` · ${(a.seconds * 1000).toFixed(1)} ms`;
   draw.unknown = a.unknown;
   drawRender();
+}
+
+/** A simple drawing's number among the puzzles of its size, beside the verdict (if its size has an index). */
+async function drawNumber(version, grid) {
+  if (!everyEntry(`${draw.n}x${draw.m}`)) return;
+  const got = await api("rank", { grid });
+  if (!got || version !== draw.version) return;
+  const button = $("#draw-number");
+  button.textContent = `puzzle #${thousands(got.k)} of ${thousands(got.of)}`;
+  Object.assign(button.dataset, { size: `${got.n}x${got.m}`, k: got.k, of: got.of, number: got.number });
+  button.hidden = false;
 }
 
 /** Paint cells (r, c) to value, updating the clues of the lines touched. */
@@ -348,6 +366,7 @@ $("#draw-mode").addEventListener("click", (e) => {
   e.target.textContent = `Mode: ${draw.erase ? "erase" : "paint"}`;
   e.target.setAttribute("aria-pressed", String(draw.erase));
 });
+$("#draw-number").addEventListener("click", (e) => everyOpen(e.target.dataset.size, Number(e.target.dataset.k)));
 $("#draw-simplify").addEventListener("click", async (e) => {
   const made = await api("simplify", { grid: drawGrid() }, [e.target]);
   if (!made) return;
@@ -357,7 +376,7 @@ $("#draw-simplify").addEventListener("click", async (e) => {
   say(`made simple: ${made.changed.length} cell${made.changed.length === 1 ? "" : "s"} changed (outlined), ${made.steps} steps`, "info", "simplify");
 });
 
-// ---------- the result of a solve (shown under Type or Files) and its replay ----------
+// ---------- the result of a solve (shown under Type, Files or Every puzzle) and its replay ----------
 
 const result = { data: null, steps: [], k: 0, timer: 0 };
 const resultBoard = new Board($("#result-board"), "result", 440);
@@ -549,19 +568,29 @@ solveButton.addEventListener("click", async () => {
 
 const SUFFIXES = { txt: "txt", non: "non", nin: "nin", xml: "xml", pbn: "xml", pattern: "tatham" };
 const EXTENSIONS = { tatham: "pattern" };
-const current = { request: null, puzzle: null, name: "puzzle" };
+const current = { request: null, puzzle: null, name: "puzzle", owner: "files" };
+const shownPuzzles = {}; // owner ("files", "every") -> [request, puzzle, name]: the card shows it again when its tab is shown
 const filesBoard = new Board($("#files-board"), "files", 440);
 
-/** Make a puzzle the current one of the Files tab: request is {text, format} or {rows, columns}. */
-function setCurrent(request, puzzle, name) {
-  Object.assign(current, { request, puzzle, name });
+/** Make a puzzle the current one of a tab (owner: files or every; the card moves there): request is {text, format} or
+ *  {rows, columns}, what solve, convert and save send. */
+function setCurrent(request, puzzle, name, owner = "files") {
+  shownPuzzles[owner] = [request, puzzle, name];
+  if (current.owner === owner || !$(`#panel-${owner}`).hidden) showCurrent(owner); // else when its tab is shown
+  if ($(`#${owner}-result-slot`).contains($("#result"))) $("#result").hidden = true;
+}
+
+/** Show a tab's current puzzle in the puzzle card, moved under that tab: its title, clues, and what can be done with it. */
+function showCurrent(owner) {
+  const [request, puzzle, name] = shownPuzzles[owner];
+  Object.assign(current, { request, puzzle, name, owner });
+  $(`#${owner}-current-slot`).append($("#files-current"));
   $("#files-current").hidden = false;
   $("#files-title").textContent = `${puzzle.title || name} (${puzzle.n}×${puzzle.m}${puzzle.palette ? `, ${puzzle.palette.length - 1} colours` : ""})`;
   filesBoard.size(puzzle.n, puzzle.m);
   filesBoard.setClues(puzzle.rows, puzzle.columns, puzzle.palette);
   filesBoard.draw();
-  $("#files-to-type").disabled = !!puzzle.palette;
-  if ($("#files-result-slot").contains($("#result"))) $("#result").hidden = true;
+  $("#files-to-type").disabled = !!puzzle.palette || puzzle.variant !== "nonogram"; // Type writes nonogram clues
 }
 
 async function openFile(file) {
@@ -584,8 +613,9 @@ $("#file-input").addEventListener("change", (e) => { openFile(e.target.files[0])
 }
 
 $("#files-solve").addEventListener("click", async (e) => {
+  const owner = current.owner;
   const data = await api("solve", { ...current.request, timeout: TIMEOUT }, [e.target]);
-  if (data) showResult(data, "files");
+  if (data) showResult(data, owner);
 });
 $("#files-to-type").addEventListener("click", () => { typeFill(current.puzzle); showTab("type"); });
 $("#save-button").addEventListener("click", async (e) => {
@@ -645,7 +675,142 @@ $("#design-to-draw").addEventListener("click", () => {
   showTab("draw");
 });
 
-// ---------- 4. Counts ----------
+// ---------- 4. Every puzzle: the locally solvable puzzles of a size, by their number ----------
+
+// sizes: what /api/indexes offers; order: the size, family and steps of the last request; k: the number it asked for
+// (the latest request wins); of: how many puzzles the order has (null until an answer for it says); key and request:
+// the last request (not sent twice) and its promise; seq: answers for older requests are dropped; shown: the answer shown.
+const every = { sizes: [], order: null, k: 1, of: null, key: null, request: null, seq: 0, shown: null };
+const everyKey = (s) => `${s.n}x${s.m}${s.variant === "yesnogram" ? "-yes" : ""}`;
+const everyEntry = (key) => every.sizes.find((s) => everyKey(s) === key) || null;
+const everyButtons = ["#every-go", "#every-first", "#every-prev", "#every-next", "#every-last", "#every-random"].map($);
+
+/** Read the sizes that have an index into the size list (keeping the one chosen if it is still there); false if the
+ *  server did not answer. */
+async function everyIndexes() {
+  const data = await api("indexes");
+  if (!data) return false;
+  every.sizes = data.indexes;
+  const select = $("#every-size"), was = select.value, keys = every.sizes.map(everyKey);
+  select.replaceChildren(...every.sizes.map((s) => el("option", { value: everyKey(s),
+    text: `${s.n}×${s.m}${s.variant === "nonogram" ? "" : " yesnogram"}: ${thousands(s.puzzles)} puzzles` })));
+  select.value = keys.includes(was) ? was : keys.includes("5x5") ? "5x5" : keys[0] || "";
+  $("#every-none").hidden = keys.length > 0;
+  for (const control of [select, $("#every-steps"), $("#every-k"), ...everyButtons]) control.disabled = !keys.length;
+  everySteps();
+  return true;
+}
+
+/** The steps the chosen size has, offered in the Steps box (with how many puzzles take each). */
+function everySteps() {
+  const size = everyEntry($("#every-size").value);
+  $("#every-steps-list").replaceChildren(...Object.entries(size ? size.steps : {}).map(([d, count]) =>
+    el("option", { value: d, label: `${thousands(count)} puzzle${count === 1 ? "" : "s"}` })));
+}
+
+/** Show puzzle #k of the size and steps chosen; a promise of it done. */
+function everyGo(k) {
+  const size = everyEntry($("#every-size").value);
+  if (!size || !Number.isSafeInteger(k) || k < 1) return Promise.resolve();
+  const body = { rows: size.n, columns: size.m, k, variant: size.variant };
+  const steps = $("#every-steps").value.trim();
+  if (steps) body.steps = steps;
+  const key = JSON.stringify(body), order = JSON.stringify({ ...body, k: null });
+  if (key === every.key) return every.request;
+  if (order !== every.order) Object.assign(every, { order, of: null });
+  Object.assign(every, { key, k });
+  $("#every-k").value = thousands(k);
+  everyEnable();
+  const seq = ++every.seq;
+  every.request = api("nth", body).then((got) => {
+    if (seq !== every.seq) return; // a newer request is on its way
+    if (got) return everyShow(got);
+    Object.assign(every, { key: null, k: every.of !== null ? every.shown.k : 1 }); // of: this order has shown one
+    everyEnable();
+  });
+  return every.request;
+}
+
+/** Show an answer of /api/nth: the title, what the puzzle is, and the puzzle itself in the puzzle card. */
+function everyShow(got) {
+  Object.assign(every, { shown: got, k: got.k, of: got.of });
+  const family = got.variant === "nonogram" ? "" : ` ${got.variant}`;
+  const title = $("#every-title");
+  title.textContent = `puzzle #${thousands(got.k)} of ${thousands(got.of)}`;
+  Object.assign(title.dataset, { size: `${got.n}x${got.m}`, variant: got.variant, k: got.k, of: got.of, number: got.number });
+  const [a, b] = got.within_steps || [];
+  const within = got.within_steps ? ` of ${a === b ? a : `${a}-${b}`} steps` : "";
+  $("#every-info").textContent = `${got.n}×${got.m}${family} puzzles${within} · this one: solved by local logic in ${got.steps} step${got.steps === 1 ? "" : "s"} · grid number ${thousands(got.number)} of 2^${got.n * got.m}`;
+  $("#every-k").value = thousands(got.k);
+  $("#every-k").classList.remove("bad");
+  setCurrent({ text: got.text, format: "non" }, got.puzzle, `${got.n}x${got.m}${got.variant === "nonogram" ? "" : "-yes"}-${got.k}`, "every");
+  everyEnable();
+}
+
+/** First and Previous are off at #1, Next and Last at the last one. */
+function everyEnable() {
+  const none = !every.sizes.length;
+  for (const id of ["#every-first", "#every-prev"]) $(id).disabled = none || every.k <= 1;
+  for (const id of ["#every-next", "#every-last"]) $(id).disabled = none || (every.of !== null && every.k >= every.of);
+}
+
+/** How many puzzles the chosen order has (asking for #1 first if no answer has said yet); null if unknown. */
+async function everyOf() {
+  if (every.of === null) await everyGo(1);
+  return every.of;
+}
+
+/** The number typed (separators allowed), shown. */
+function everyTyped() {
+  const input = $("#every-k"), text = input.value.replace(/[\s,_'’]/g, ""), k = Number(text);
+  const bad = !/^\d+$/.test(text) || !Number.isSafeInteger(k) || k < 1;
+  input.classList.toggle("bad", bad);
+  input.setAttribute("aria-invalid", String(bad));
+  if (bad) return say(`puzzle #: a whole number from 1, got ${input.value.trim() || "nothing"}`, "error", "every");
+  if (message.dataset.source === "every") say("");
+  everyGo(k);
+}
+
+const everyMoves = {
+  first: () => everyGo(1),
+  prev: () => every.k > 1 && everyGo(every.k - 1),
+  next: () => (every.of === null || every.k < every.of) && everyGo(every.k + 1),
+  last: async () => { const of = await everyOf(); if (of) everyGo(of); },
+  random: async () => { const of = await everyOf(); if (of) everyGo(1 + Math.floor(Math.random() * of)); },
+};
+
+/** Open puzzle #k of a size (e.g. "5x5") in this tab: the number of a drawing, from Draw. */
+function everyOpen(size, k) {
+  if (!everyEntry(size)) return;
+  $("#every-size").value = size;
+  $("#every-steps").value = "";
+  everySteps();
+  everyGo(k);
+  showTab("every");
+}
+
+loaders.every = async () => {
+  const before = $("#every-size").value;
+  if (!(await everyIndexes())) return;
+  if ($("#every-size").value !== before || !every.key) everyGo(1);
+};
+
+$("#every-size").addEventListener("change", () => { everySteps(); everyGo(1); }); // a new order: from #1
+$("#every-steps").addEventListener("change", () => everyGo(1));
+$("#every-steps").addEventListener("keydown", (e) => { if (e.key === "Enter") everyGo(1); });
+$("#every-k").addEventListener("keydown", (e) => { if (e.key === "Enter") everyTyped(); });
+$("#every-k").addEventListener("change", everyTyped);
+$("#every-go").addEventListener("click", everyTyped);
+for (const [name, move] of Object.entries(everyMoves)) $(`#every-${name}`).addEventListener("click", move);
+document.addEventListener("keydown", (e) => {
+  if ($("#panel-every").hidden || e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, select, textarea, [role=tab]")) return;
+  const move = { ArrowLeft: "prev", PageUp: "prev", ArrowRight: "next", PageDown: "next", Home: "first", End: "last", r: "random", R: "random" }[e.key];
+  if (!move) return;
+  e.preventDefault();
+  everyMoves[move]();
+});
+
+// ---------- 5. Counts ----------
 
 const SERIES = { nonogram: "#2563eb", yesnogram: "#dc2626" };
 
@@ -701,12 +866,13 @@ function plot(data) {
   typeBuild();
   replayPause();
   const tab = location.hash.slice(1);
-  showTab(["draw", "type", "files", "counts"].includes(tab) ? tab : "draw");
+  showTab(["draw", "type", "files", "every", "counts"].includes(tab) ? tab : "draw");
   const info = await api("info");
   if (!info) return;
   for (const f of info.formats) $("#save-format").append(el("option", { value: f, text: f }));
   $("#save-format").value = info.formats.includes("non") ? "non" : info.formats[0];
   for (const name of info.examples) $("#type-example").append(el("option", { value: name, text: name }));
   for (const name of info.pictures) $("#design-picture").append(el("option", { value: name, text: name }));
+  if (!every.sizes.length) await everyIndexes(); // Draw numbers the drawings of these sizes
   document.body.dataset.ready = "true";
 })();

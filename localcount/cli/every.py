@@ -1,0 +1,231 @@
+"""``nth``, ``rank``, ``list`` and ``index``: every locally solvable puzzle by its number (``api.every``).
+
+    python -m localcount nth 5 5 1234                 # puzzle #1234 of the 24976511, as txt
+    python -m localcount nth 5 5 1234 --json          # {"k": 1234, "grid": ["00000", ...], "steps": 3, ...}
+    python -m localcount nth 6 6 5 --steps 12         # the 5th 6x6 puzzle of 12 steps
+    python -m localcount rank --grid 1001/0001/1001/0011
+    python -m localcount rank puzzle.non              # its goal, else what local logic solves it to
+    python -m localcount list 5 5 --from 100 --count 10 --steps 3-4
+    python -m localcount index 6 6                    # build (or rebuild) a size's index now
+
+The order, the index and their costs: ``docs/every.md``.  A size whose index is not shipped builds
+it on first use (checkpointed: an interrupted build resumes).  stdout carries the puzzles and
+numbers; errors go to stderr.  Exit status: 0 done; 1 a grid with no number (local logic does not
+solve it, or not in the steps asked), an unusable index file or a checkpoint problem; 2 bad input;
+130 / 143 interrupted (the build's shards are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..api import every
+from ..api.feedback import Feedback
+from ..util.messages import Parser, say
+from .common import UsageError, report_stop
+
+
+def _steps_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--steps", metavar="A-B", help="number only the puzzles local logic solves in this many steps "
+                   "(d, or a range a-b): the k-th puzzle of d steps")  # fmt: skip
+    _family_options(p)
+
+
+def _family_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="nonogram", help="nonogram (default) or yesnogram (row clues count runs of 0s)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or notices on stderr")
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    from ..puzzle.formats import FORMATS
+
+    p.add_argument("--format", choices=FORMATS, default=None, help="write each puzzle in this format")
+    p.add_argument("--json", action="store_true", help="JSON: the number, the grid's rows as 0/1 strings, its steps")
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a whole number, got {text!r}") from None
+
+
+def _run(body) -> int:
+    """Run a command's body with the shared error handling; its exit status."""
+    from ..orchestration.checkpoint import CheckpointError
+    from ..orchestration.runner import Stopped
+    from ..results.indexes import IndexFileError
+
+    try:
+        return body()
+    except UsageError as err:
+        say(f"error: {err}")
+        return 2
+    except every.NotNumbered as err:
+        say(str(err))
+        return 1
+    except Stopped as stop:
+        return report_stop(stop)
+    except (CheckpointError, IndexFileError, every.IndexMismatch) as err:
+        say(f"error: {err}")
+        return 1
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130
+
+
+def _show(x: every.Numbered, args) -> str:
+    """A numbered puzzle as the options ask: JSON, a puzzle format, or txt with its number in the metadata."""
+    if args.json:
+        return json.dumps(x.to_json())
+    return x.puzzle.to_string(args.format or "txt")
+
+
+def _numbering(n: int, m: int, args):
+    return every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
+
+
+def nth_parser() -> argparse.ArgumentParser:
+    """The nth command's arguments."""
+    p = Parser(prog="python -m localcount nth", description="Puzzle #K of the locally solvable N x M puzzles, "
+               "numbered in the order of their grids (cells read row by row, the top-left most significant).")  # fmt: skip
+    p.add_argument("n", help="rows")
+    p.add_argument("m", help="columns")
+    p.add_argument("k", help="the puzzle's number, from 1")
+    _format_option(p)
+    _steps_option(p)
+    return p
+
+
+def nth_main(argv) -> int:
+    """``nth N M K``: print puzzle #K."""
+    args = nth_parser().parse_args(argv)
+
+    def body():
+        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        k = _whole(args.k, "k")
+        steps = every.steps_range(args.steps)
+        print(_show(_numbering(n, m, args).nth(k, steps), args), end="" if not args.json else "\n", flush=True)
+        return 0
+
+    return _run(body)
+
+
+def rank_parser() -> argparse.ArgumentParser:
+    """The rank command's arguments."""
+    p = Parser(prog="python -m localcount rank", description="The number of a grid (or of the puzzle in a file) "
+               "among the locally solvable puzzles of its size.")  # fmt: skip
+    p.add_argument("source", nargs="?", help="a puzzle file ('-' for stdin, or a shipped example's name): its goal, "
+                   "else the grid local logic solves it to")  # fmt: skip
+    p.add_argument("--grid", help="the grid's rows of 0/1 separated by '/', e.g. 1001/0001/1001/0011")
+    p.add_argument("--json", action="store_true", help="one JSON object (as nth --json) instead of the number")
+    _steps_option(p)
+    return p
+
+
+def rank_main(argv) -> int:
+    """``rank --grid ROWS`` or ``rank FILE``: print the number."""
+    args = rank_parser().parse_args(argv)
+
+    def body():
+        from ..api.puzzles import Puzzle
+        from ..puzzle.model import PuzzleError
+        from .puzzles import load
+
+        if (args.grid is None) == (args.source is None):
+            raise UsageError("give a grid with --grid ROWS or a puzzle file, not both" if args.grid else
+                             "no grid given: --grid ROWS (e.g. 1001/0001/1001/0011) or a puzzle file")  # fmt: skip
+        variant = args.variant
+        try:
+            if args.grid is not None:
+                grid = every._grid_rows(args.grid, variant)[0]
+                variant = variant or "nonogram"
+            else:
+                puzzle = Puzzle.of(load(args.source, None, None if variant == "nonogram" else variant))
+                grid, variant = every._grid_rows(puzzle, None)
+        except PuzzleError as err:
+            raise UsageError(str(err)) from None
+        n, m = every.index_size(len(grid), len(grid[0]) if grid else 0)
+        args.variant = variant
+        x = _numbering(n, m, args).rank(every.number_of(grid), every.steps_range(args.steps))
+        print(json.dumps(x.to_json()) if args.json else x.k, flush=True)
+        return 0
+
+    return _run(body)
+
+
+def list_parser() -> argparse.ArgumentParser:
+    """The list command's arguments."""
+    p = Parser(prog="python -m localcount list", description="The locally solvable N x M puzzles in order, from "
+               "#K on: one line each (number, rows, steps), or each in a puzzle format.")  # fmt: skip
+    p.add_argument("n", help="rows")
+    p.add_argument("m", help="columns")
+    p.add_argument("--from", dest="start", default="1", metavar="K", help="the first puzzle's number (default 1)")
+    p.add_argument("--count", default=None, metavar="C", help="at most this many puzzles (default: to the end)")
+    _format_option(p)
+    _steps_option(p)
+    return p
+
+
+def list_main(argv) -> int:
+    """``list N M``: stream puzzles in order."""
+    args = list_parser().parse_args(argv)
+
+    def body():
+        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        start = _whole(args.start, "--from")
+        count = None if args.count is None else _whole(args.count, "--count")
+        if count is not None and count < 0:
+            raise UsageError(f"--count must be at least 0, got {count}")
+        steps = every.steps_range(args.steps)
+        puzzles = _numbering(n, m, args).puzzles(start, steps) if count != 0 else iter(())
+        try:
+            for i, x in enumerate(puzzles):
+                if count is not None and i >= count:
+                    break
+                if args.json or args.format:
+                    sys.stdout.write(_show(x, args) + ("\n" if args.json else "\n" if args.format == "txt" else ""))
+                else:
+                    sys.stdout.write(f"{x.k}\t{'/'.join(x.rows)}\t{x.steps}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
+            sys.stderr.close()
+        return 0
+
+    return _run(body)
+
+
+def index_parser() -> argparse.ArgumentParser:
+    """The index command's arguments."""
+    from ..orchestration.checkpoint import ENV_DIR, default_dir
+    from ..results.indexes import ENV_DIR as INDEX_ENV
+
+    p = Parser(prog="python -m localcount index", description="Build the index of N x M (each block of grids with "
+               "its histogram of steps) that nth, rank and list read, into the data directory (read before the package's).")  # fmt: skip
+    p.add_argument("n", help="rows")
+    p.add_argument("m", help="columns")
+    p.add_argument("--symmetry", choices=("mirror", "none"), default="mirror",
+                   help="mirror (default): count half the blocks, copy their mirror images; none: count every block")  # fmt: skip
+    p.add_argument("--output", metavar="DIR", help=f"write the index here (default: ${INDEX_ENV} or the data directory)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
+    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
+    p.add_argument("--fresh", action="store_true", help="discard this build's checkpoint and start over")
+    _family_options(p)
+    return p
+
+
+def index_main(argv) -> int:
+    """``index N M``: build an index and say where it went."""
+    args = index_parser().parse_args(argv)
+
+    def body():
+        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        path = every.build_index(n, m, variant=args.variant, symmetry=args.symmetry, jobs=args.jobs, directory=args.output,
+                                 checkpoint_dir=args.checkpoint_dir, fresh=args.fresh,
+                                 feedback=Feedback.command_line(args.quiet))  # fmt: skip
+        print(path, flush=True)
+        return 0
+
+    return _run(body)
