@@ -73,7 +73,10 @@ def page(server, driver):
 
 
 def until(driver, condition, seconds: float = 15):
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+    """Wait for ``condition``; an element the page re-rendered meanwhile (stale) is looked up again at the next poll."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def by_id(driver, name: str):

@@ -185,8 +185,8 @@ def list_main(argv) -> int:
             for i, x in enumerate(puzzles):
                 if count is not None and i >= count:
                     break
-                if args.json or args.format:
-                    sys.stdout.write(_show(x, args) + ("\n" if args.json else "\n" if args.format == "txt" else ""))
+                if args.json or args.format:  # JSON lines; puzzles in a format: a blank line between two
+                    sys.stdout.write(_show(x, args) + "\n")
                 else:
                     sys.stdout.write(f"{x.k}\t{'/'.join(x.rows)}\t{x.steps}\n")
             sys.stdout.flush()
