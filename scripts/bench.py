@@ -11,6 +11,7 @@
     python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
     python scripts/bench.py --cold --sizes 2x5,4x4,5x5   # what a new user waits: whole processes, empty caches, then warm
     python scripts/bench.py --compile                    # compile time of each kernel family, empty caches
+    python scripts/bench.py --gpu --sizes 5x5,6x6,6x7    # the GPU engine (a CUDA GPU): grids/s, projected 7x7
 
 Modes: ``threads`` counts in-process (``Layout.in_process``: numba threads);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -38,6 +39,12 @@ either row mode, stats), a new process with empty caches imports numba,
 warms the serial kernels (``Layout.warm``) and then the threaded ones; a
 second process with the caches so filled does the same, which is what
 loading them costs later.  ``--sizes`` is ignored.
+
+``--gpu`` times the GPU engine (``engines.gpu``: the count with ``--method gpu``, one launch per
+shard, in this process) and, when 6x6 and 6x7 are among the sizes, projects 7x7 (2^49 grids)
+from each of their rates, as ``scripts/campaign.py`` projects from the CPU's.  Under numba's CUDA
+simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, but its figures are the simulator's, not a GPU's:
+the header says which.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -140,6 +147,8 @@ def layout_for(measure: str, n: int, m: int, symmetry: str):
 
     if measure == "stats":
         return registry.engine("stats").make(n, m, symmetry="none" if symmetry == "none" else "flips")
+    if measure == "gpu":
+        return registry.count_layout(n, m, "gpu", symmetry)
     if measure in ("thin", "thin-word"):
         group = "none" if symmetry == "none" else "flips"
         return registry.count_layout(n, m, "thin", group, thin_rows="word" if measure == "thin-word" else "table")
@@ -161,7 +170,10 @@ def main() -> int:
     ap.add_argument("--cold", action="store_true", help="time whole processes of the count command, cold and warm")
     ap.add_argument("--repeat", type=int, default=3, help="with --cold: rounds per size (default 3)")
     ap.add_argument("--compile", action="store_true", help="time each kernel family's compile with empty caches")
+    ap.add_argument("--gpu", action="store_true", help="time the GPU engine (--method gpu) and project 7x7")
     args = ap.parse_args()
+    if args.gpu:
+        args.measure, args.mode = "gpu", "threads"
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
     if args.cold:
         return cold_start(sizes, args.repeat)
@@ -227,8 +239,13 @@ def main() -> int:
         import distributed
 
         emit(f"# dask {distributed.__version__}: LocalCluster of {threads} single-thread workers started in {cluster_s:.2f} s (not timed below)")
+    if args.gpu:
+        from localcount.engines.gpu.count import device_name, simulated
+
+        emit(f"# device: {device_name()}" + (" (numba's CUDA simulator on the CPU: NOT a GPU's figures)" if simulated() else ""))
     emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
     emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")
+    rates = {}
     for n, m in sizes:
         lay = layouts[(n, m)]
         t0 = time.perf_counter()
@@ -245,8 +262,14 @@ def main() -> int:
             f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
             f"{rate / used:>15.3g} {used:>7} {size_compile:>9.2f}"
         )
+        rates[(n, m)] = rate
     if client is not None:
         stack.close()
+    if args.gpu:
+        for n, m in [(6, 6), (6, 7)]:
+            if (n, m) in rates:
+                emit(f"# projected 7x7 (2^49 grids) at the {n}x{m} rate {rates[(n, m)]:.3g} grids/s: "
+                     f"{2 ** 49 / rates[(n, m)] / 3600:.1f} h")  # fmt: skip
     return 0
 
 

@@ -23,7 +23,8 @@ LAYERS = [
     {"localcount.web"},
     {"localcount.cli", "localcount.__main__"},
 ]
-ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats", "localcount.engines.index")
+ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats", "localcount.engines.index",
+           "localcount.engines.gpu")
 
 
 def modules() -> dict:

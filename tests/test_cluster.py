@@ -60,6 +60,15 @@ def test_stats_shards_run_as_tasks_too(client, tmp_path):
     assert from_vector(4, 4, out.total) == stats(4, 4)  # rows path with flips, in process
 
 
+def test_gpu_shards_run_as_tasks_too(client, tmp_path):
+    """The workers inherit tests/conftest.py's NUMBA_ENABLE_CUDASIM=1: each runs the GPU engine's launches."""
+    from localcount.engines.gpu.layout import GpuLayout
+
+    lay = GpuLayout.make(3, 4, bits=3)
+    out = run(lay, tmp_path, 2, execute=cluster.executor(client))
+    assert out.total == 3116 and out.computed == 8 and read_log(out.path).layout == lay
+
+
 def test_stats_command_on_a_local_cluster_matches_in_process(tmp_path, capsys):
     from localcount.cli import stats as statscli
 

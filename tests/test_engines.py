@@ -11,7 +11,7 @@ from localcount.engines.base import Layout
 
 def small_layouts():
     """A few small layouts of every registered engine, each with the locally solvable count it must give."""
-    grid, thin, stats, tiny, index = (registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index"))
+    grid, thin, stats, tiny, index, gpu = (registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu"))
     return [
         (grid.make(2, 5, 4), 810),
         (grid.make(3, 3, 5, "square"), 384),
@@ -28,6 +28,8 @@ def small_layouts():
         (index.make(4, 3, rows=2, bits=3), naive.count(4, 3)),
         (index.make(3, 3, rows=1, bits=2, symmetry="none", variant="yesnogram"), naive.count(3, 3, "yesnogram")),
         (index.make(0, 2), 1),
+        (gpu.make(3, 3), 384),  # in numba's CUDA simulator (tests/conftest.py)
+        (gpu.make(2, 5, 3, "none", "yesnogram"), naive.count(2, 5, "yesnogram")),
     ]
 
 
@@ -77,7 +79,7 @@ def test_the_count_command_chooses_as_documented():
     assert registry.count_layout(4, 4, "tiny").symmetry == "flips" and registry.count_layout(4, 4, "tiny", "none").symmetry == "none"
     assert registry.count_layout(5, 5).symmetry == "square" and registry.count_layout(4, 5).symmetry == "flips"
     assert registry.count_layout(2, 12, "thin", thin_rows="word").rows == "word"
-    for bad in [dict(n=3, m=14, method="thin"), dict(n=2, m=17, symmetry="square"), dict(n=9, m=9), dict(n=4, m=4, method="gpu"),
+    for bad in [dict(n=3, m=14, method="thin"), dict(n=2, m=17, symmetry="square"), dict(n=9, m=9), dict(n=4, m=4, method="quantum"),
                 dict(n=5, m=5, method="tiny"), dict(n=2, m=11, method="tiny"), dict(n=3, m=3, method="tiny", symmetry="square")]:
         with pytest.raises(ValueError):
             registry.count_layout(**bad)

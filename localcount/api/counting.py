@@ -169,6 +169,8 @@ def run_count(
 
 
 def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback) -> CountRun:
+    if lay.in_parent and dask is None:
+        jobs = 1  # one device, driven from this process (a GPU): its estimate is the device's time
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
     est = None  # expected wall time on `jobs` cores

@@ -62,7 +62,9 @@ def parser() -> argparse.ArgumentParser:
         choices=list(registry.METHODS),
         default="auto",
         help="grid: the general kernel; thin: the counter for 2 x m grids (localcount/engines/thin/), much faster "
-        "there; auto (default): thin for 2 x m and m x 2 with m > 13, else grid",
+        "there; tiny: numpy, for small sizes; gpu: the general kernel on a CUDA GPU (the gpu extra; "
+        "NUMBA_ENABLE_CUDASIM=1 runs it in numba's simulator); auto (default): thin for 2 x m and m x 2 with "
+        "m > 13, tiny for small sizes, else grid",
     )
     p.add_argument(
         "--variant",

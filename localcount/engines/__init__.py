@@ -7,7 +7,8 @@
 * ``thin`` — the 2×m counter;
 * ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);
 * ``tiny`` — small sizes with numpy, nothing compiled;
-* ``index`` — the numbering: every grid's steps in the order of ``docs/every.md``, per block.
+* ``index`` — the numbering: every grid's steps in the order of ``docs/every.md``, per block;
+* ``gpu`` — the general kernel's count as CUDA kernels (numba.cuda), a shard per launch.
 
 Engines may import ``lines``, ``clues`` and ``util``, never orchestration, results or cli,
 and not each other.  Importing this package, ``base`` or ``registry`` loads no engine.

@@ -83,6 +83,9 @@ class Layout:
     method: ClassVar[str] = ""
     #: The puzzle family counted (``clues.VARIANTS``); engines that count yesnograms make it a field.
     variant = "nonogram"
+    #: True if shards must be computed in the run's own process, one at a time (a GPU's context does not
+    #: survive ``fork``): the runner then starts no worker processes.
+    in_parent: ClassVar[bool] = False
     n: int
     m: int
 

@@ -25,10 +25,11 @@ ENGINES = {
     "stats": "localcount.engines.stats.layout:StatsLayout",
     "tiny": "localcount.engines.tiny.layout:TinyLayout",
     "index": "localcount.engines.index.layout:IndexLayout",
+    "gpu": "localcount.engines.gpu.layout:GpuLayout",
 }
 #: The count command's --method choices: auto picks the tiny counter or the thin counter where
-#: ``tiny_preferred`` or ``thin_preferred`` says, else the general kernel (grid).
-METHODS = ("auto", "grid", "thin", "tiny")
+#: ``tiny_preferred`` or ``thin_preferred`` says, else the general kernel (grid); gpu only when asked for.
+METHODS = ("auto", "grid", "thin", "tiny", "gpu")
 #: Sizes up to this many cells use every grid (no symmetry) for a second path (``table_paths``, ``stats_paths``).
 EVERY_GRID_CELLS = 24
 
@@ -69,6 +70,8 @@ def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=Non
     check_size(n, m)
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "gpu":  # the general kernel's enumeration on a GPU (its make says when there is none)
+        return engine("gpu").make(n, m, bits, symmetry, check_variant(variant))
     if check_variant(variant) != "nonogram":
         return yesnogram_layout(n, m, method, symmetry, bits, checkpointed)
     if method == "tiny" or (method == "auto" and symmetry == "auto" and not checkpointed and tiny_preferred(n, m)):

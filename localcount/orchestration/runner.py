@@ -132,6 +132,8 @@ def run(
         if progress:
             progress(grids)
         if todo:
+            if execute is None and lay.in_parent:
+                jobs, execute = 1, _run_here
             session = _session(jobs, execute)
             execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
             tally = _Tally(lay, ckpt, done, progress, grids)
@@ -176,6 +178,24 @@ class _Tally:
         self.grids += self.lay.grids_per_shard
         if self.progress:
             self.progress(self.grids)
+
+
+def _run_here(lay, todo, tally) -> None:
+    """Compute the shards in this process, one at a time (``Layout.in_parent``); SIGINT/SIGTERM stop it
+    between two records: the shard in flight is lost, every recorded one kept."""
+
+    def on_signal(signum, frame):
+        raise Interrupted(signum)
+
+    old = {sig: signal.signal(sig, on_signal) for sig in STOP_SIGNALS}
+    try:
+        for shard in todo:
+            start = time.perf_counter()
+            value = lay.compute(shard)
+            tally(shard, value, time.perf_counter() - start)
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def _run_pool(lay, todo, jobs, tally) -> None:

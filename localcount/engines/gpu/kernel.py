@@ -1,0 +1,242 @@
+"""CUDA kernels (numba.cuda): the general kernel's count on a GPU, one thread per stretch of enumeration indices.
+
+No I/O and no validation here (``count.py`` does that).  The enumeration index, the symmetry groups
+and their weights are the general kernel's (``engines.grid.kernel``, whose module doc proves the
+reduction): NONE and FLIPS put row 0, then row n-1, then rows 1 .. n-2 in the index, most
+significant first; SQUARE puts the top row, the bottom row, the left and right columns (rows 1 ..
+n-2) and then the interior.  A border's weight is its orbit's size if it is the least of its orbit,
+else 0, and the count is the sum of weight × solved over the indices.  Written again here for the
+device (device functions cannot call CPU kernels), and checked against the CPU engines and
+``tests/naive.py`` in numba's CUDA simulator.
+
+Thread mapping: a launch covers 2^inner indices (one shard); thread t takes indices
+[t·per, (t+1)·per), a stretch of consecutive grids that shares its border most of the time, so the
+weight is computed once per border and a stretch of a non-representative border is skipped whole.
+Each thread propagates its grids one at a time, adds weight × solved into a register, and the block
+adds its threads' sums in shared memory: ``out[block]`` is the block's sum, and the host adds the
+blocks.  The row and column tables (uint16, 4^m and 4^n entries) are copied into each block's
+shared memory when they fit (``count.SHARED_TABLE_BYTES``: 6x6's two take 16 KiB); otherwise, and
+for the spread tables (uint64, n·2^m), the threads read global memory through the read-only cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda, uint16, uint64
+
+NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
+#: Threads per block, at most (a power of two: the shared-memory reduction halves it); launches may use fewer.
+THREADS = 128
+#: Most lines a size may have in one direction (local arrays need a constant size).
+MAX_LINES = 16
+
+_ONE = np.uint64(1)
+
+
+@cuda.jit(device=True, inline=True)
+def _mask(length):
+    if length == 0:
+        return uint64(0)
+    return (uint64(0xFFFFFFFFFFFFFFFF)) >> uint64(64 - length)
+
+
+@cuda.jit(device=True)
+def _reverse(x, length):
+    out = uint64(0)
+    for i in range(length):
+        out |= ((x >> uint64(i)) & uint64(1)) << uint64(length - 1 - i)
+    return out
+
+
+@cuda.jit(device=True)
+def _border_weight(border, n, m):
+    """Orbit size of a border (row 0, row n-1) under the flips if it is the least of its orbit, else 0."""
+    if n == 1:
+        rev = _reverse(border, m)
+        if rev < border:
+            return 0
+        return 1 if rev == border else 2
+    mm = uint64(m)
+    a = border >> mm
+    b = border & _mask(m)
+    ra = _reverse(a, m)
+    rb = _reverse(b, m)
+    k_v = (b << mm) | a
+    k_h = (ra << mm) | rb
+    k_vh = (rb << mm) | ra
+    if k_v < border or k_h < border or k_vh < border:
+        return 0
+    fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
+    return 4 // fixed
+
+
+@cuda.jit(device=True)
+def _square_border_mask(border, n):
+    """The border code of an n×n square (SQUARE layout) as a Grid mask (bit r*n + c)."""
+    side = n - 2
+    right = border & _mask(side)
+    left = (border >> uint64(side)) & _mask(side)
+    bottom = (border >> uint64(2 * side)) & _mask(n)
+    top = border >> uint64(2 * side + n)
+    grid = top | (bottom << uint64((n - 1) * n))
+    for r in range(1, n - 1):
+        grid |= ((left >> uint64(r - 1)) & uint64(1)) << uint64(r * n)
+        grid |= ((right >> uint64(r - 1)) & uint64(1)) << uint64(r * n + n - 1)
+    return grid
+
+
+@cuda.jit(device=True)
+def _square_weight(border, n):
+    """Orbit size of a square's border under its 8 symmetries if it is the least of its orbit, else 0."""
+    grid = _square_border_mask(border, n)
+    images = cuda.local.array(8, uint64)
+    for k in range(8):
+        images[k] = uint64(0)
+    for r in range(n):
+        for c in range(n):
+            if (grid >> uint64(r * n + c)) & uint64(1):
+                k = 0
+                for t in range(2):
+                    a = r if t == 0 else c
+                    b = c if t == 0 else r
+                    for f in range(4):
+                        x = a if f % 2 == 0 else n - 1 - a
+                        y = b if f < 2 else n - 1 - b
+                        images[k] |= uint64(1) << uint64(x * n + y)
+                        k += 1
+    fixed = 0
+    for k in range(8):
+        if images[k] < grid:
+            return 0
+        fixed += images[k] == grid
+    return 8 // fixed
+
+
+@cuda.jit(device=True)
+def _load_rows(index, n, m, group, rows):
+    """Rows (bit c = cell c) of the grid at an enumeration index."""
+    if group == SQUARE:
+        side = n - 2
+        inner = side * side
+        mask_side = _mask(side)
+        border = index >> uint64(inner)
+        right = border & mask_side
+        left = (border >> uint64(side)) & mask_side
+        rows[n - 1] = (border >> uint64(2 * side)) & _mask(n)
+        rows[0] = border >> uint64(2 * side + n)
+        for r in range(1, n - 1):
+            middle = (index >> uint64((r - 1) * side)) & mask_side
+            rows[r] = ((left >> uint64(r - 1)) & uint64(1)) | (middle << uint64(1)) | (((right >> uint64(r - 1)) & uint64(1)) << uint64(n - 1))
+        return
+    mask_m = _mask(m)
+    if n == 1:
+        rows[0] = index & mask_m
+        return
+    rows[0] = (index >> uint64((n - 1) * m)) & mask_m
+    rows[n - 1] = (index >> uint64((n - 2) * m)) & mask_m
+    for r in range(1, n - 1):
+        rows[r] = (index >> uint64((n - 2 - r) * m)) & mask_m
+
+
+@cuda.jit(device=True)
+def _solved(rows, n, m, rtab, ctab, rspread, cspread):
+    """1 if local logic solves the grid with these rows (line tables, to the fixpoint), else 0."""
+    cols = cuda.local.array(MAX_LINES, uint64)
+    mask_m = _mask(m)
+    mask_n = _mask(n)
+    full = _mask(n * m)
+    colword = uint64(0)
+    for r in range(n):
+        colword |= rspread[r, rows[r]]
+    for c in range(m):
+        cols[c] = (colword >> uint64(c * n)) & mask_n
+    KR = uint64(0)
+    KC = uint64(0)
+    first = True
+    while True:
+        changed = False
+        for r in range(n):
+            sh = uint64(r * m)
+            k = (KR >> sh) & mask_m
+            nk = uint64(rtab[(rows[r] << uint64(m)) | k])
+            if nk != k:
+                KR |= nk << sh
+                KC |= rspread[r, nk & ~k]
+                changed = True
+        if KR == full:
+            return 1
+        if not changed and not first:
+            return 0
+        first = False
+        changed = False
+        for c in range(m):
+            sh = uint64(c * n)
+            k = (KC >> sh) & mask_n
+            nk = uint64(ctab[(cols[c] << uint64(n)) | k])
+            if nk != k:
+                KC |= nk << sh
+                KR |= cspread[c, nk & ~k]
+                changed = True
+        if KR == full:
+            return 1
+        if not changed:
+            return 0
+
+
+@cuda.jit
+def count_range(base, per, count, n, m, group, border_low, shared_tables, rtab, ctab, rspread, cspread, out):
+    """Block sums of weight × solved over indices base + [t·per, min((t+1)·per, count)) for each thread t.
+
+    ``shared_tables``: the block first copies the row and column tables into its (dynamic) shared
+    memory, launched with that many bytes, and reads them there.
+    """
+    tid = cuda.threadIdx.x
+    if shared_tables:
+        tables = cuda.shared.array(0, uint16)
+        for i in range(tid, rtab.size + ctab.size, cuda.blockDim.x):
+            tables[i] = rtab[i] if i < rtab.size else ctab[i - rtab.size]
+        cuda.syncthreads()
+        _count(base, per, count, n, m, group, border_low, tables[: rtab.size], tables[rtab.size :], rspread, cspread, out)
+    else:
+        _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out)
+
+
+@cuda.jit(device=True)
+def _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out):
+    sums = cuda.shared.array(THREADS, np.int64)
+    rows = cuda.local.array(MAX_LINES, uint64)
+    tid = cuda.threadIdx.x
+    t = cuda.blockIdx.x * cuda.blockDim.x + tid
+    total = np.int64(0)
+    lo = uint64(t) * uint64(per)
+    hi = min(lo + uint64(per), uint64(count))
+    j = lo
+    while j < hi:
+        index = uint64(base) + j
+        border = index >> uint64(border_low)
+        weight = 1
+        if group == FLIPS:
+            weight = _border_weight(border, n, m)
+        elif group == SQUARE:
+            weight = _square_weight(border, n)
+        # the rest of this border's indices in the stretch
+        end = min(hi, ((border + uint64(1)) << uint64(border_low)) - uint64(base))
+        if weight == 0:
+            j = end
+            continue
+        solved = np.int64(0)
+        while j < end:
+            _load_rows(uint64(base) + j, n, m, group, rows)
+            solved += _solved(rows, n, m, rtab, ctab, rspread, cspread)
+            j += uint64(1)
+        total += np.int64(weight) * solved
+    sums[tid] = total
+    cuda.syncthreads()
+    half = cuda.blockDim.x // 2
+    while half > 0:
+        if tid < half:
+            sums[tid] += sums[tid + half]
+        cuda.syncthreads()
+        half //= 2
+    if tid == 0:
+        out[cuda.blockIdx.x] = sums[0]
