@@ -87,6 +87,19 @@ def _numbering(n: int, m: int, args):
     return every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
 
 
+def _compiling(numbering, args):
+    """Say so on stderr if the first answer compiles the numbering kernels (blocks too big for numpy)."""
+    import contextlib
+
+    from ..api.feedback import said_if_slow
+    from ..engines.index.count import VECTOR_MAX
+
+    if 1 << numbering.bits <= VECTOR_MAX:
+        return contextlib.nullcontext()
+    what = f"{numbering.n}x{numbering.m}"
+    return said_if_slow(f"compiling the numbering kernels for {what} (once: they are cached on disk)", args.quiet)
+
+
 def nth_parser() -> argparse.ArgumentParser:
     """The nth command's arguments."""
     p = Parser(prog="python -m localcount nth", description="Puzzle #K of the locally solvable N x M puzzles, "
@@ -107,7 +120,10 @@ def nth_main(argv) -> int:
         n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
         k = _whole(args.k, "k")
         steps = every.steps_range(args.steps)
-        print(_show(_numbering(n, m, args).nth(k, steps), args), end="" if not args.json else "\n", flush=True)
+        numbering = _numbering(n, m, args)
+        with _compiling(numbering, args):
+            x = numbering.nth(k, steps)
+        print(_show(x, args), end="" if not args.json else "\n", flush=True)
         return 0
 
     return _run(body)
@@ -149,7 +165,9 @@ def rank_main(argv) -> int:
             raise UsageError(str(err)) from None
         n, m = every.index_size(len(grid), len(grid[0]) if grid else 0)
         args.variant = variant
-        x = _numbering(n, m, args).rank(every.number_of(grid), every.steps_range(args.steps))
+        numbering = _numbering(n, m, args)
+        with _compiling(numbering, args):
+            x = numbering.rank(every.number_of(grid), every.steps_range(args.steps))
         print(json.dumps(x.to_json()) if args.json else x.k, flush=True)
         return 0
 
@@ -180,7 +198,9 @@ def list_main(argv) -> int:
         if count is not None and count < 0:
             raise UsageError(f"--count must be at least 0, got {count}")
         steps = every.steps_range(args.steps)
-        puzzles = _numbering(n, m, args).puzzles(start, steps) if count != 0 else iter(())
+        numbering = _numbering(n, m, args)
+        with _compiling(numbering, args):
+            puzzles = numbering.puzzles(start, steps) if count != 0 else iter(())
         try:
             for i, x in enumerate(puzzles):
                 if count is not None and i >= count:
