@@ -477,9 +477,15 @@ def rank(grid, *, variant: str | None = None, steps=None, build: bool = True, pr
     >>> rank("00000/00000/00000/00000/00001").k
     2
     """
+    n, m, g, variant = grid_number(grid, variant)
+    return numbering(n, m, variant=variant, build=build, progress=progress).rank(g, steps_range(steps))
+
+
+def grid_number(grid, variant: str | None = None) -> tuple:
+    """(n, m, g, variant) of a grid (rows of 0/1 as lists, strings or an array: PuzzleError if not) or of a
+    ``Puzzle`` (its goal, else the grid local logic solves it to: NotNumbered if it does not)."""
     rows, variant = _grid_rows(grid, variant)
-    n, m = len(rows), len(rows[0]) if rows else 0
-    return numbering(n, m, variant=variant, build=build, progress=progress).rank(number_of(rows), steps_range(steps))
+    return len(rows), len(rows[0]) if rows else 0, number_of(rows), variant
 
 
 def _grid_rows(grid, variant) -> tuple:

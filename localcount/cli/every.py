@@ -153,21 +153,19 @@ def rank_main(argv) -> int:
         if (args.grid is None) == (args.source is None):
             raise UsageError("give a grid with --grid ROWS or a puzzle file, not both" if args.grid else
                              "no grid given: --grid ROWS (e.g. 1001/0001/1001/0011) or a puzzle file")  # fmt: skip
-        variant = args.variant
         try:
             if args.grid is not None:
-                grid = every._grid_rows(args.grid, variant)[0]
-                variant = variant or "nonogram"
+                n, m, g, variant = every.grid_number(args.grid, args.variant)
             else:
-                puzzle = Puzzle.of(load(args.source, None, None if variant == "nonogram" else variant))
-                grid, variant = every._grid_rows(puzzle, None)
+                puzzle = Puzzle.of(load(args.source, None, None if args.variant == "nonogram" else args.variant))
+                n, m, g, variant = every.grid_number(puzzle)
         except PuzzleError as err:
             raise UsageError(str(err)) from None
-        n, m = every.index_size(len(grid), len(grid[0]) if grid else 0)
+        n, m = every.index_size(n, m)
         args.variant = variant
         numbering = _numbering(n, m, args)
         with _compiling(numbering, args):
-            x = numbering.rank(every.number_of(grid), every.steps_range(args.steps))
+            x = numbering.rank(g, every.steps_range(args.steps))
         print(json.dumps(x.to_json()) if args.json else x.k, flush=True)
         return 0
 

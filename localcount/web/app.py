@@ -304,13 +304,10 @@ def do_nth(data: dict) -> dict:
 
 def do_rank(data: dict) -> dict:
     """The number of a grid among the puzzles of its size (of ``steps`` only, if given); 422 if it has none."""
-    rows = grid_rows(data)
-    if any(len(r) != len(rows[0]) or r.strip("01") for r in rows):
-        raise BadRequest("'grid' must be rows of 0/1 of one length", 422)
-    variant = field(data, "variant", str, "nonogram")
+    n, m, g, variant = every.grid_number(grid_rows(data), field(data, "variant", str, "nonogram"))
     window = every.steps_range(field(data, "steps", (str, int)))
     with NUMBERING:
-        x = _numbering(len(rows), len(rows[0]), variant).rank(every.number_of(rows), window)
+        x = _numbering(n, m, variant).rank(g, window)
     return _numbered_json(x)
 
 
