@@ -152,7 +152,7 @@ def _summary(out) -> list:
     if out.checkpoint is None:
         method = f" ({out.method} method)" if out.method else ""
         return [f"{n}x{m}: {out.total} of 2^{n * m} {grids} locally solvable{method}; "
-                f"{out.seconds:.2f} s on {out.workers} {out.what}"]  # fmt: skip
+                f"{out.seconds:.2f} s on {out.workers} {_one(out)}"]  # fmt: skip
     reused = out.shards - out.computed
     where = f"; {reused} of {out.shards} shards from the checkpoint" if reused else ""
     if out.group != (0, 1):
@@ -162,4 +162,9 @@ def _summary(out) -> list:
         )
     else:
         first = f"{n}x{m}: {out.total} of 2^{n * m} {grids} locally solvable"
-    return [first, f"{out.seconds:.2f} s on {out.workers} {out.what}{where}; checkpoint {out.checkpoint}"]
+    return [first, f"{out.seconds:.2f} s on {out.workers} {_one(out)}{where}; checkpoint {out.checkpoint}"]
+
+
+def _one(out) -> str:
+    """What counted, in the singular for one: '1 process' (a GPU run), '2 processes'."""
+    return "process" if out.workers == 1 and out.what == "processes" else out.what
