@@ -41,6 +41,26 @@ VARIANT_SUFFIX = {"nonogram": "", "yesnogram": "-yes"}
 VARIANT_KEY_PATTERN = "(" + "|".join(re.escape(s) for s in VARIANT_SUFFIX.values() if s) + ")?"
 
 
+#: What a key and code path say for each symmetry group, in the layouts sharded by index bits (grid, tiny, gpu).
+GROUP_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
+
+
+def bits_key_pattern(name: str, groups) -> re.Pattern:
+    """The key pattern 'NxM-<name>V-sB-<group>[-yes]' of a layout sharded by index bits (``name`` '' for 'v')."""
+    return re.compile(rf"^(\d+)x(\d+)-{name or 'v'}(\d+)-s(\d+)-({'|'.join(GROUP_SUFFIX[g] for g in groups)})"
+                      + VARIANT_KEY_PATTERN + "$")  # fmt: skip
+
+
+def parse_bits_key(pattern: re.Pattern, key: str) -> tuple | None:
+    """(n, m, bits, group, version, variant) of a key that ``pattern`` (``bits_key_pattern``) matches, else None."""
+    match = pattern.match(key)
+    if not match:
+        return None
+    n, m, version, bits = map(int, match.groups()[:4])
+    group = {v: k for k, v in GROUP_SUFFIX.items()}[match.group(5)]
+    return n, m, bits, group, version, variant_of_suffix(match.group(6))
+
+
 def variant_of_suffix(suffix: str | None) -> str:
     """The family a key's suffix names (the group of VARIANT_KEY_PATTERN: None or '' for nonograms)."""
     return {s: v for v, s in VARIANT_SUFFIX.items()}[suffix or ""]
@@ -201,3 +221,19 @@ class Layout:
         the expected wall time on ``jobs`` threads, if known (to size batches).
         """
         raise NotImplementedError
+
+
+class BitShards(Layout):
+    """A layout whose shard s is every enumeration index with top ``bits`` bits s: grid, tiny and gpu."""
+
+    bits: int
+
+    @property
+    def shards(self) -> int:
+        """Number of shards."""
+        return 1 << self.bits
+
+    @property
+    def grids_per_shard(self) -> int:
+        """Enumeration indices (grids) per shard."""
+        return 1 << (self.n * self.m - self.bits)

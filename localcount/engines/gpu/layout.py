@@ -12,13 +12,12 @@ No numba here: ``count`` and ``kernel`` are imported when a shard is computed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
 from ...lines import SPREAD_MAX_LEN, TABLE_MAX_LEN
-from ..base import GROUP_IDS, VARIANT_KEY_PATTERN, Layout, check_size, symmetry_group, variant_of_suffix
+from ..base import GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key, symmetry_group
 
 #: Bump when a change to the GPU kernel could change a shard's count.
 GPU_VERSION = 1
@@ -27,8 +26,8 @@ SHARD_GRID_BITS = 32
 #: ... and there are at least 2^MIN_SHARD_BITS shards where the size has that many indices (progress, resume).
 MIN_SHARD_BITS = 4
 MAX_SHARD_BITS = 24
-_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
-_KEY = re.compile(r"^(\d+)x(\d+)-gpu(\d+)-s(\d+)-(sym|all|d4)" + VARIANT_KEY_PATTERN + "$")
+_SUFFIX = GROUP_SUFFIX
+_KEY = bits_key_pattern("gpu", ("flips", "none", "square"))
 
 
 def default_bits(n: int, m: int) -> int:
@@ -38,7 +37,7 @@ def default_bits(n: int, m: int) -> int:
 
 
 @dataclass(frozen=True)
-class GpuLayout(Layout):
+class GpuLayout(BitShards):
     """Everything that determines the count of each shard of the GPU engine."""
 
     method: ClassVar[str] = "gpu"
@@ -76,12 +75,8 @@ class GpuLayout(Layout):
     @classmethod
     def from_key(cls, key: str):
         """The layout named by ``key``, or None."""
-        match = _KEY.match(key)
-        if not match:
-            return None
-        n, m, version, bits, suffix, yes = match.groups()
-        group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(bits), group, int(version), variant_of_suffix(yes))
+        parsed = parse_bits_key(_KEY, key)
+        return None if parsed is None else cls(*parsed)
 
     @property
     def key(self) -> str:
@@ -103,16 +98,6 @@ class GpuLayout(Layout):
         """The count command's options for this engine after the size."""
         default = "flips" if self.variant != "nonogram" else symmetry_group(self.n, self.m, True)
         return " --method gpu" + ("" if self.symmetry == default else f" --symmetry {self.symmetry}") + self.variant_option
-
-    @property
-    def shards(self) -> int:
-        """Number of shards."""
-        return 1 << self.bits
-
-    @property
-    def grids_per_shard(self) -> int:
-        """Enumeration indices per shard."""
-        return 1 << (self.n * self.m - self.bits)
 
     def shard_work(self):
         """Indices each shard propagates, estimated as its share of the group's orbits (the kernel skips the rest)."""
@@ -164,5 +149,3 @@ def _simulated() -> bool:
 
     return simulated()
 
-
-assert set(_SUFFIX) == set(GROUP_IDS)

@@ -19,12 +19,11 @@ No numba here: the kernels are imported when a shard is computed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
-from ..base import GROUP_IDS, VARIANT_KEY_PATTERN, Layout, check_size, symmetry_group, variant_of_suffix
+from ..base import GROUP_IDS, GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key, symmetry_group
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -38,8 +37,8 @@ DEFAULT_MAX_SHARD_BITS = 20
 #: --shard-bits may go up to this (the parent keeps a record per shard in memory).
 MAX_SHARD_BITS = 24
 #: Key suffix of each symmetry group (shard counts differ between groups).
-_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
-_KEY = re.compile(r"^(\d+)x(\d+)-v(\d+)-s(\d+)-(sym|all|d4)" + VARIANT_KEY_PATTERN + "$")
+_SUFFIX = GROUP_SUFFIX
+_KEY = bits_key_pattern("", ("flips", "none", "square"))
 
 
 def default_bits(n: int, m: int) -> int:
@@ -49,7 +48,7 @@ def default_bits(n: int, m: int) -> int:
 
 
 @dataclass(frozen=True)
-class GridLayout(Layout):
+class GridLayout(BitShards):
     """Everything that determines the count of each shard of the general kernel."""
 
     n: int
@@ -80,12 +79,8 @@ class GridLayout(Layout):
     @classmethod
     def from_key(cls, key: str):
         """The layout named by ``key``, or None."""
-        match = _KEY.match(key)
-        if not match:
-            return None
-        n, m, version, bits, suffix, yes = match.groups()
-        group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(bits), group, int(version), variant_of_suffix(yes))
+        parsed = parse_bits_key(_KEY, key)
+        return None if parsed is None else cls(*parsed)
 
     @property
     def key(self) -> str:
@@ -106,16 +101,6 @@ class GridLayout(Layout):
     def options(self) -> str:
         """The count command's options for this layout after the size."""
         return self.variant_option
-
-    @property
-    def shards(self) -> int:
-        """Number of shards."""
-        return 1 << self.bits
-
-    @property
-    def grids_per_shard(self) -> int:
-        """Enumeration indices per shard."""
-        return 1 << (self.n * self.m - self.bits)
 
     def compute(self, shard: int) -> int:
         """Symmetry-weighted count of one shard (serial kernel, in this process)."""

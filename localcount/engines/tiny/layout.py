@@ -10,12 +10,11 @@ the row and column reflections, weighted by its orbit's size
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import VARIANT_KEY_PATTERN, Layout, check_size, variant_of_suffix
+from ..base import GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
@@ -25,8 +24,8 @@ MAX_CELLS = 20
 #: a single row or column may be longer (its one-cell crossing lines decide it; the long table is never built).
 MAX_LINE = 10
 #: Key suffix of each symmetry group.
-_SUFFIX = {"none": "all", "flips": "sym"}
-_KEY = re.compile(r"^(\d+)x(\d+)-tiny(\d+)-s(\d+)-(all|sym)" + VARIANT_KEY_PATTERN + "$")
+_SUFFIX = {g: GROUP_SUFFIX[g] for g in ("none", "flips")}
+_KEY = bits_key_pattern("tiny", _SUFFIX)
 
 
 def takes(n: int, m: int) -> bool:
@@ -35,7 +34,7 @@ def takes(n: int, m: int) -> bool:
 
 
 @dataclass(frozen=True)
-class TinyLayout(Layout):
+class TinyLayout(BitShards):
     """Every grid of a small n×m, as 2^bits ranges of grid values."""
 
     n: int
@@ -68,12 +67,8 @@ class TinyLayout(Layout):
     @classmethod
     def from_key(cls, key: str):
         """The layout named by ``key``, or None."""
-        match = _KEY.match(key)
-        if not match:
-            return None
-        n, m, version, bits = map(int, match.groups()[:4])
-        group = {v: k for k, v in _SUFFIX.items()}[match.group(5)]
-        return cls(n, m, bits, group, version, variant_of_suffix(match.group(6)))
+        parsed = parse_bits_key(_KEY, key)
+        return None if parsed is None else cls(*parsed)
 
     @property
     def key(self) -> str:
@@ -94,16 +89,6 @@ class TinyLayout(Layout):
     def options(self) -> str:
         """The count command's options for this counter."""
         return " --method tiny" + (" --symmetry none" if self.symmetry == "none" else "") + self.variant_option
-
-    @property
-    def shards(self) -> int:
-        """Number of shards."""
-        return 1 << self.bits
-
-    @property
-    def grids_per_shard(self) -> int:
-        """Grids per shard."""
-        return 1 << (self.n * self.m - self.bits)
 
     def compute(self, shard: int) -> int:
         """Locally solvable grids of one shard."""
