@@ -121,9 +121,59 @@ def test_the_shipped_table_is_the_projects():
     from localcount.results import records
 
     for variant in ("nonogram", "yesnogram"):
-        shipped = records.variant_dir(records.SHIPPED, variant) / records.TABLE
-        results = records.variant_dir(ROOT / "results", variant) / records.TABLE
-        assert shipped.read_bytes() == results.read_bytes(), "run: python -m localcount table --render"
+        for name in (records.TABLE, records.STATS_TABLE):
+            shipped = records.variant_dir(records.SHIPPED, variant) / name
+            results = records.variant_dir(ROOT / "results", variant) / name
+            assert shipped.read_bytes() == results.read_bytes(), f"{shipped} is stale: run python -m localcount table --render"
+
+
+def test_known_carries_the_recorded_stats():
+    from localcount.results import records
+
+    for variant in ("nonogram", "yesnogram"):
+        directory = records.variant_dir(ROOT / "results", variant)
+        stat_rows = {(r.n, r.m): r for r in records.read_stats_table(directory)}
+        assert len(stat_rows) > 20
+        for row in records.read_table(directory):
+            k, t = lc.known(row.n, row.m, variant=variant), lc.known(row.m, row.n, variant=variant)
+            r = stat_rows.get((row.n, row.m))
+            if r is None:
+                assert k.stats is None and t.stats is None, f"{row.n}x{row.m}"
+                continue
+            s = k.stats
+            assert isinstance(s, lc.Stats) and t.stats == s  # the recorded orientation, n <= m, either way asked
+            assert (s.n, s.m, s.variant, s.grids, s.solvable, s.unique, s.stuck) == (
+                r.n, r.m, variant, r.grids, r.solvable, r.unique, r.stuck_start
+            )  # fmt: skip
+            assert s.solvable == row.count and s.rounds == records.parse_rounds(r.rounds)
+            assert s.steps == records.parse_rounds(r.steps) and s.max_steps == int(r.max_steps)
+            assert f"{s.mean_steps:.6f}" == r.mean_steps and f"{s.mean_rounds:.6f}" == r.mean_rounds
+    assert lc.known(5).stats.unique == 25309575
+    assert lc.known(6, 7).count and lc.known(6, 7).stats is None  # counted, stats not recorded
+    for n, m in [(2, 3), (3, 3), (3, 4)]:
+        for variant in ("nonogram", "yesnogram"):
+            assert lc.known(n, m, variant=variant).stats == lc.stats(n, m, variant=variant)  # the same measures
+    with pytest.raises(AttributeError):
+        lc.known(4).stats.unique = 0  # frozen
+
+
+KNOWN_FRESH = """
+import sys
+import localcount as lc
+k = lc.known(5)
+y = lc.known(4, 6, variant="yesnogram")
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "numpy", "llvmlite") or ".engines.stats" in m)
+print(k.stats.unique, y.stats.unique, heavy)
+"""
+
+
+def test_known_loads_no_numba_nor_numpy():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", KNOWN_FRESH], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    unique, yes_unique, heavy = out.stdout.split(maxsplit=2)
+    assert (unique, heavy.strip()) == ("25309575", "[]")
+    assert int(yes_unique) == lc.known(4, 6, variant="yesnogram").stats.unique > 0
 
 
 # --- puzzles ---

@@ -37,6 +37,29 @@ def test_every_size_has_two_agreeing_runs_with_provenance(rows):
         assert sorted((rows_, cols)) == [run.n, run.m]
 
 
+def test_no_recorded_command_names_an_absolute_path():
+    """Every command in results/ (both variants) and in the package's copies has its paths relative to its
+    results folder (scripts/relative_commands.py; util.provenance.relative_paths): no path of the machine that ran it."""
+    import csv
+
+    from localcount.util.provenance import has_absolute_path
+
+    files = [
+        results.variant_dir(where, variant) / name
+        for where in (RESULTS, results.SHIPPED)
+        for variant in results.VARIANT_DIRS
+        for name in (results.RUNS, results.TABLE, results.STATS_RUNS, results.STATS_TABLE)
+    ]
+    files = [path for path in files if path.exists()]
+    assert len(files) >= 10  # four files of each variant in results/, local.csv and stats.csv of each shipped
+    for path in files:
+        with open(path, newline="") as f:
+            commands = [row["command"] for row in csv.DictReader(f)]
+        assert commands
+        bad = sorted({c for c in commands if has_absolute_path(c) or "/work/" in c})
+        assert not bad, f"{path}: {bad[0]} (run scripts/relative_commands.py, then table --render)"
+
+
 def test_the_given_values(rows):
     c = publish.counts(rows)
     assert [c[(n, n)] for n in range(6)] == [1, 2, 14, 384, 51234, 24976511]

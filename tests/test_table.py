@@ -92,6 +92,8 @@ def test_table_counts_every_size_twice_and_matches_the_reference(tmp_path):
     for r in rows:
         assert r.grids == 2 ** (r.n * r.m) and float(r.fraction) == pytest.approx(r.count / r.grids)
         assert r.command.startswith("python -m localcount table --max-cells 8") and r.date and r.commit
+        # the paths relative to the results folder: nothing of this machine
+        assert r.command == "python -m localcount table --max-cells 8 --results . --checkpoint-dir DIR --readme FILE"
         assert r.cpu == cpu_model()  # every shard counted here, in sessions noted beside the logs
     with open(tmp_path / "res" / "runs.csv", newline="") as f:
         layouts = [row["layout"] for row in csv.DictReader(f)]
@@ -307,3 +309,53 @@ def test_table_stats_runs_again_a_size_recorded_without_steps(tmp_path):
     assert row.runs == 4 and results.parse_rounds(row.steps) == naive.stats(2, 3)["steps"]
     again = run_table(["--stats", "--sizes", "2x3"], tmp_path)
     assert again.returncode == 0 and "stats of" not in again.stderr
+
+
+def test_recorded_paths_are_relative_to_the_results_folder(tmp_path):
+    import doctest
+    import importlib.util
+
+    from localcount.util import provenance
+    from localcount.util.provenance import has_absolute_path, relative_path, relative_paths
+
+    res = tmp_path / "work" / "results"
+    (res / "checkpoints").mkdir(parents=True)
+    assert relative_path(str(res), res) == "."
+    assert relative_path(str(res / "checkpoints"), res) == "checkpoints"
+    assert relative_path(str(res / "yesnogram" / "x"), res) == os.path.join("yesnogram", "x")  # need not exist
+    assert relative_path(str(tmp_path / "work" / "ck"), res) == "DIR"  # outside: the placeholder
+    assert relative_path(str(tmp_path / "work" / "results-old"), res) == "DIR"  # a sibling with the same start
+    assert relative_path(str(tmp_path / "README.md"), res, outside="FILE") == "FILE"
+    assert relative_path(os.devnull, res) == os.devnull
+    # relative paths as typed, from the working directory
+    assert relative_path("results/checkpoints", "results", cwd=tmp_path / "work") == "checkpoints"
+    assert relative_path("ck", "results", cwd=tmp_path / "work") == "DIR"
+    argv = ["--sizes", "2x20", "--results", str(res), "--readme", str(tmp_path / "README.md"),
+            f"--checkpoint-dir={res / 'checkpoints'}", "--check", str(tmp_path / "ck"), "--jobs", "2"]  # fmt: skip
+    assert relative_paths(argv, res) == ["--sizes", "2x20", "--results", ".", "--readme", "FILE",
+                                         "--checkpoint-dir=checkpoints", "--check", "DIR", "--jobs", "2"]  # fmt: skip
+    assert relative_paths(["--max-cells", "8"], res) == ["--max-cells", "8"]  # the default results: nothing to do
+    assert relative_paths(["--results"], res) == ["--results"]  # no value: left as it is
+    assert doctest.testmod(provenance).failed == 0
+    assert has_absolute_path("python -m localcount table --results /w/results --readme /dev/null")
+    assert has_absolute_path("python -m localcount table --checkpoint-dir=/w/ck")
+    assert not has_absolute_path("python -m localcount table --results . --readme /dev/null --checkpoint-dir DIR")
+    # the script that rewrote the recorded commands once
+    spec = importlib.util.spec_from_file_location("relative_commands", os.path.join(ROOT, "scripts", "relative_commands.py"))
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    old = ("python -m localcount table --max-cells 36 --max-estimate 300 --results /work/main/results "
+           "--readme /dev/null --checkpoint-dir /work/runs/ck")  # fmt: skip
+    new = "python -m localcount table --max-cells 36 --max-estimate 300 --results . --readme /dev/null --checkpoint-dir DIR"
+    assert script.relative_command(old) == new and script.relative_command(new) == new
+    assert script.relative_command(
+        "python -m localcount table --sizes 2x20 --results /w/r --readme /dev/null --checkpoint-dir /w/r/checkpoints"
+    ).endswith("--results . --readme /dev/null --checkpoint-dir checkpoints")
+    with pytest.raises(ValueError):
+        script.relative_command("python -m localcount table --checkpoint-dir /w/ck")  # no --results to go by
+    # a results file: only the command column changes, every other byte stays
+    (res / "runs.csv").write_text(f'n,m,cpu,command\n1,2,"A, 2 cores",{old}\n3,4,"B ""x""",{new}\n')
+    assert script.main(["--results", str(res), "--check"]) == 1
+    assert script.main(["--results", str(res)]) == 0
+    assert (res / "runs.csv").read_text() == f'n,m,cpu,command\n1,2,"A, 2 cores",{new}\n3,4,"B ""x""",{new}\n'
+    assert script.main(["--results", str(res), "--check"]) == 0

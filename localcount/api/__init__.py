@@ -3,7 +3,8 @@
 * ``counting`` — ``count`` (one number) and ``run_count`` (how the run went): sharded, resumable, the
   command line's keys and files;
 * ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``);
-* ``known`` — ``known``: a recorded count with its provenance, from the table the package ships;
+* ``known`` — ``known``: a recorded count with its provenance and the size's recorded ``Stats``, from the
+  tables the package ships;
 * ``puzzles`` — ``Puzzle`` (read, parse, write, solve, explain, difficulty, pictures) and ``Solution``;
 * ``making`` — ``generate`` and ``design``: simple puzzles made to order;
 * ``every`` — ``nth``, ``rank`` and ``iter_puzzles``: every locally solvable puzzle by its number (``Numbered``),

@@ -4,7 +4,8 @@ Each size n ≤ m is run by two independent code paths
 (``engines.registry.table_paths``; with ``--stats``, ``stats_paths``); a
 path already recorded is not run again.  Every run is sharded and
 checkpointed, so the command resumes after any stop, and is recorded with
-its provenance in ``results/runs.csv`` (``stats-runs.csv``); two runs of a
+its provenance in ``results/runs.csv`` (``stats-runs.csv``; the command's
+paths relative to the results folder, ``util.provenance.relative_paths``); two runs of a
 size that disagree stop the command (``results.records.ConflictError``).
 Then the generated files are rendered (``results.publish``).
 
@@ -32,7 +33,7 @@ from ..orchestration.cluster import ClusterError
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
 from ..util.messages import Parser, format_seconds, say
-from ..util.provenance import this_command
+from ..util.provenance import relative_paths, this_command
 from ..api.counting import check_jobs
 from ..api.feedback import workers
 from .common import UsageError, add_cluster_options, cluster_args
@@ -125,7 +126,7 @@ def main(argv) -> int:
         say(f"error: {err}")
         return 2
     setup_logging(None, quiet=True)
-    command = this_command(["table", *argv])
+    command = this_command(["table", *relative_paths(argv, args.results)])  # no path of this machine
     status = 0
     skipped = []
     try:

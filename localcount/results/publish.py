@@ -222,8 +222,10 @@ provenance; this page and the b-files are generated from `runs.csv`.
   sessions, `python -m localcount status` gives the wall time of all its
   sessions as *active*), seconds summed over all shards
   (all processes, across resumptions), processes, localcount version, git
-  commit, date (UTC), CPU and the exact command (a run on a Dask cluster
-  gives its worker threads as processes and `Dask: N threads on CPU` as CPU).
+  commit, date (UTC), CPU and the command, its paths relative to this
+  folder (`--results .`, `--checkpoint-dir checkpoints`) and `DIR` (`FILE`)
+  for a folder (a file) outside it (a run on a Dask cluster gives its
+  worker threads as processes and `Dask: N threads on CPU` as CPU).
   A run resumed on other machines names each, with its share of the summed
   seconds (`A (70 %) + B (30 %)`), from the sessions file beside its
   checkpoint (`<key>.sessions`); shards counted before sessions were noted
@@ -486,14 +488,22 @@ def rounds_png(stat_rows, column: str = "rounds") -> bytes | None:
     return _png(fig)
 
 
-def _ship_table(directory: pathlib.Path, quiet: bool) -> None:
-    """Copy the project's local.csv (of either variant) into the package, for ``known`` after a wheel install."""
+#: The tables the package ships (``records.SHIPPED``) for ``known``: the counts and the stats.
+SHIPPED_TABLES = (records.TABLE, records.STATS_TABLE)
+
+
+def _ship_tables(directory: pathlib.Path, quiet: bool) -> None:
+    """Copy the project's local.csv and stats.csv (of either variant) into the package, for ``known`` after a wheel
+    install."""
     for variant in records.VARIANT_DIRS:
         if directory.resolve() == records.variant_dir(records.PROJECT_RESULTS, variant).resolve():
-            shipped = records.variant_dir(records.SHIPPED, variant) / records.TABLE
-            shipped.parent.mkdir(parents=True, exist_ok=True)
-            if write_if_changed(shipped, (directory / records.TABLE).read_bytes()) and not quiet:
-                say(f"refreshed the package's copy of the table: {shipped}")
+            for name in SHIPPED_TABLES:
+                if not (directory / name).exists():
+                    continue
+                shipped = records.variant_dir(records.SHIPPED, variant) / name
+                shipped.parent.mkdir(parents=True, exist_ok=True)
+                if write_if_changed(shipped, (directory / name).read_bytes()) and not quiet:
+                    say(f"refreshed the package's copy of {name}: {shipped}")
 
 
 def render(results_dir, readme=None, quiet: bool = False) -> int:
@@ -510,9 +520,9 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     if run_list:
         records.write_table(directory, run_list)
-        _ship_table(directory, quiet)
     if stat_runs:
         records.write_stats_table(directory, stat_runs)
+    _ship_tables(directory, quiet)
     variant = next((records.variant_of(r.layout) for r in [*run_list, *stat_runs]), "nonogram")
     if variant == "yesnogram":
         return _render_yesnogram(directory, rows, run_list, stat_runs, stat_rows, quiet)

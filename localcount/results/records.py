@@ -47,7 +47,8 @@ STATS_TABLE = "stats.csv"
 REQUIRED_RUNS = 2
 #: Where each variant's results live, under the results directory ("": the directory itself).
 VARIANT_DIRS = {"nonogram": "", "yesnogram": "yesnogram"}
-#: The copy of the project's tables that the package ships (``known``): local.csv of each variant, as in results/.
+#: The copy of the project's tables that the package ships (``known``): local.csv and stats.csv of each variant,
+#: as in results/.
 SHIPPED = pathlib.Path(__file__).resolve().parent / "shipped"
 #: The project's own results directory, in a checkout (``publish.render`` refreshes SHIPPED from it).
 PROJECT_RESULTS = pathlib.Path(__file__).resolve().parent.parent.parent / "results"
@@ -176,6 +177,12 @@ def known(n: int, m: int, variant: str = "nonogram"):
     """The shipped table's Row of n×m (either orientation: the count is the same), or None if it has none."""
     a, b = sorted((n, m))
     return next((r for r in read_table(variant_dir(SHIPPED, variant)) if (r.n, r.m) == (a, b)), None)
+
+
+def known_stats(n: int, m: int, variant: str = "nonogram"):
+    """The shipped stats table's StatsRow of n×m (recorded as n ≤ m, rows first), or None if it has none."""
+    a, b = sorted((n, m))
+    return next((r for r in read_stats_table(variant_dir(SHIPPED, variant)) if (r.n, r.m) == (a, b)), None)
 
 
 def _by_size(runs) -> list:
