@@ -125,7 +125,7 @@ def test_keys_name_the_variant_and_nonogram_keys_stay():
         assert lay.key.endswith("-yes") and lay.code_path.endswith("-yes") and parse_key(lay.key) == lay
     assert GridLayout.make(5, 6).key == "5x6-v1-s8-sym" and parse_key("5x6-v1-s8-sym").variant == "nonogram"
     assert GridLayout.make(5, 6, variant=YES).key == "5x6-v1-s8-sym-yes"
-    assert StatsLayout.make(4, 5).key == "4x5-stats2-d2-rows-sym"
+    assert StatsLayout.make(4, 5).key == "4x5-stats3-d2-rows-sym"
     assert TinyLayout.make(3, 4).key == "3x4-tiny1-s0-sym"
     for lay in layouts + [GridLayout.make(5, 6), StatsLayout.make(4, 5), TinyLayout.make(3, 4)]:
         assert variant_of_key(lay.key) == variant_of_key(lay.code_path) == lay.variant == results.variant_of(lay.key)

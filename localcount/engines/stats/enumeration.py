@@ -1,21 +1,33 @@
-"""The stats enumeration in this process: shards of row-clue groups through the numba kernel."""
+"""The stats enumeration in this process: shards of row-clue groups through the numba kernels.
+
+``version`` picks the kernel: 3 the generated lockstep kernel of
+``specialize`` (keys only for the grids local logic does not solve), 2 the
+plain loop of ``kernel`` (every grid's key sorted: no compilation per size,
+version-2 checkpoints resume on it, and the tests compare the two); by
+default ``prepare.default_version`` (3 from 20 cells).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..base import GROUP_IDS
-from . import kernel
+from . import kernel, specialize
 from .measures import GRIDS, HIST, SOLVABLE, UNIQUE, Stats, from_vector, steps_at, width
-from .prepare import check_stats_size, default_depth, oriented, prepare, shard_count
+from .prepare import check_stats_size, default_depth, default_version, oriented, prepare, shard_count
 
 SYMMETRIES = {"flips": GROUP_IDS["flips"], "none": GROUP_IDS["none"]}
+#: The kernel versions (``layout.STATS_VERSION`` is the newest); version 1 vectors are read, not computed.
+VERSIONS = (2, 3)
 
 
 def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "flips", depth: int | None = None, parallel: bool = True,
-                 variant: str = "nonogram") -> np.ndarray:  # fmt: skip
+                 variant: str = "nonogram", version: int | None = None) -> np.ndarray:  # fmt: skip
     """The output vectors of the given shards, one row each (``kernel``; add the rows for the total)."""
     check_stats_size(n, m)
+    version = default_version(n, m) if version is None else version
+    if version not in VERSIONS:
+        raise ValueError(f"stats kernel version must be one of {VERSIONS}, got {version}")
     if symmetry not in SYMMETRIES:
         raise ValueError(f"stats symmetry must be one of {', '.join(SYMMETRIES)}, got {symmetry!r}")
     rows, cols, cols_first = oriented(n, m, path)
@@ -34,6 +46,15 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
     total = prep.clues**depth
     if len(arr) and (arr.min() < 0 or arr.max() >= total):
         raise ValueError(f"shards must be between 0 and {total - 1}")
+    if version == 3:
+        mod = specialize.module(rows, cols, prep.base, "columns" if cols_first else "rows")
+        args = (depth, SYMMETRIES[symmetry], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
+        if parallel:
+            return mod.stats_shards(arr, *args, out_width)
+        out = np.zeros((len(arr), out_width), np.int64)
+        for i, s in enumerate(arr):
+            mod.stats_shard(s, *args, out[i])
+        return out
     args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.base, prep.max_group, *prep.tables)
     if parallel:
         return kernel._stats_shards(arr, *args, out_width)
@@ -44,19 +65,19 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
 
 
 def stats_vector(n: int, m: int, path: str = "rows", symmetry: str = "flips", depth: int | None = None,
-                 variant: str = "nonogram") -> tuple:  # fmt: skip
+                 variant: str = "nonogram", version: int | None = None) -> tuple:  # fmt: skip
     """The summed output vector of every shard of n×m (numba threads over shards), as Python ints."""
     check_stats_size(n, m)
     if n * m == 0:
-        return tuple(int(v) for v in stats_shards(n, m, [0], path, symmetry, variant=variant)[0])
+        return tuple(int(v) for v in stats_shards(n, m, [0], path, symmetry, variant=variant, version=version)[0])
     if depth is None:
         depth = default_depth(n, m, path)
     shards = np.arange(shard_count(n, m, path, depth))
-    vec = stats_shards(n, m, shards, path, symmetry, depth, variant=variant).sum(axis=0, dtype=object)
+    vec = stats_shards(n, m, shards, path, symmetry, depth, variant=variant, version=version).sum(axis=0, dtype=object)
     return tuple(int(v) for v in vec)
 
 
 def stats(n: int, m: int, *, path: str = "rows", symmetry: str = "flips", depth: int | None = None,
-          variant: str = "nonogram") -> Stats:  # fmt: skip
+          variant: str = "nonogram", version: int | None = None) -> Stats:  # fmt: skip
     """Every measure of n×m in this process (numba threads over shards)."""
-    return from_vector(n, m, stats_vector(n, m, path, symmetry, depth, variant))
+    return from_vector(n, m, stats_vector(n, m, path, symmetry, depth, variant, version))

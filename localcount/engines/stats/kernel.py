@@ -113,6 +113,38 @@ def _tuple_weight(clue, n, C, rev, group):
 
 
 @njit(cache=True)
+def _tuple_weight_full(clue, n, C, rev, group, order):
+    """Orbit size of a whole row-clue tuple under FLIPS if it is its orbit's least, else 0 (vector version 3).
+
+    Tuples are compared in shard order (``order``: row 0, row n-1, rows 1 ..
+    n-2), so a tuple whose border pair is not its orbit's least is never the
+    least either, and whole shards are still skipped.  Unlike
+    ``_tuple_weight`` the middle rows break ties: H fixes every pair of
+    one-run clues, and weighing by the border pair alone enumerated both a
+    tuple and its mirror image whenever the border clues were palindromes.
+    """
+    if group != FLIPS:
+        return 1
+    fixed = 1
+    for g in range(1, 4):
+        cmp = 0
+        for i in range(n):
+            r = order[i]
+            a = clue[r]
+            src = n - 1 - r if g & 1 else r
+            b = clue[src]
+            if g & 2:
+                b = rev[b]
+            if b != a:
+                cmp = -1 if b < a else 1
+                break
+        if cmp < 0:
+            return 0
+        fixed += cmp == 0
+    return 4 // fixed
+
+
+@njit(cache=True)
 def _row_order(n):
     """Rows in shard order: row 0, row n-1, rows 1 .. n-2."""
     order = np.zeros(max(n, 1), np.int64)
@@ -219,3 +251,64 @@ def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, 
     for i in prange(len(shards)):
         _stats_shard(shards[i], depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out[i])
     return out
+
+
+#: Widest digit of the radix sort in ``_singletons`` (a 2^RADIX_BITS histogram stays in the L1 cache);
+#: fewer keys take narrower digits, so that clearing the histogram costs no more than a pass.
+RADIX_BITS = 12
+#: Fewer keys than this are sorted by comparison instead.
+RADIX_MIN = 256
+
+
+@njit(cache=True)
+def _bit_length(x):
+    """Bits of a non-negative integer (0 for 0)."""
+    b = 0
+    while x:
+        x >>= 1
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def _singletons(keys, nk, tmp, key_bits):
+    """How many of ``keys[:nk]`` (non-negative, below 2^key_bits) occur exactly once; sorts them in place.
+
+    An LSD radix sort (digits of RADIX_BITS bits, ``tmp`` as large as ``keys``)
+    for many keys, numpy's sort for few, then one scan of the runs.
+    """
+    part = keys[:nk]
+    if nk < RADIX_MIN:
+        part.sort()
+    else:
+        widest = min(RADIX_BITS, max(6, _bit_length(nk)))
+        digits = max(1, (key_bits + widest - 1) // widest)
+        width = (key_bits + digits - 1) // digits
+        buckets = 1 << width
+        mask = buckets - 1
+        count = np.zeros(buckets + 1, np.int64)
+        src = part
+        dst = tmp[:nk]
+        for d in range(digits):
+            shift = d * width
+            count[:] = 0
+            for i in range(nk):
+                count[((src[i] >> shift) & mask) + 1] += 1
+            for b in range(buckets):
+                count[b + 1] += count[b]
+            for i in range(nk):
+                b = (src[i] >> shift) & mask
+                dst[count[b]] = src[i]
+                count[b] += 1
+            src, dst = dst, src
+        if digits % 2:
+            part[:] = src
+    single = 0
+    i = 0
+    while i < nk:
+        j = i + 1
+        while j < nk and part[j] == part[i]:
+            j += 1
+        single += j == i + 1
+        i = j
+    return single

@@ -17,7 +17,9 @@ from ..base import VARIANT_KEY_PATTERN, Layout, variant_of_suffix
 from .measures import Stats, format_json, from_vector, width
 
 #: Bump when a change to the stats kernel could change a shard's vector.
-STATS_VERSION = 2  # 2: the step histogram (version 1 vectors, without it, still read)
+#: 2: the step histogram (version 1 vectors, without it, still read); 3: the generated lockstep kernel
+#: (``specialize``), whose shards weigh whole clue tuples (version 2 checkpoints still resume, on version 2's kernel).
+STATS_VERSION = 3
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)" + VARIANT_KEY_PATTERN + "$")
@@ -46,9 +48,10 @@ class StatsLayout(Layout):
 
     @classmethod
     def make(cls, n: int, m: int, depth: int | None = None, path: str = "rows", symmetry: str = "flips",
-             variant: str = "nonogram") -> StatsLayout:  # fmt: skip
-        """A checked layout (default depth: ``prepare.default_depth``); ValueError if stats cannot do n×m."""
-        from .prepare import PATHS, check_stats_size, default_depth
+             variant: str = "nonogram", version: int | None = None) -> StatsLayout:  # fmt: skip
+        """A checked layout (default depth: ``prepare.default_depth``; default version: ``prepare.default_version``);
+        ValueError if stats cannot do n×m."""
+        from .prepare import PATHS, check_stats_size, default_depth, default_version
 
         check_stats_size(n, m)
         if path not in PATHS:
@@ -60,7 +63,10 @@ class StatsLayout(Layout):
         rows = m if path == "transposed" else n
         if not 0 <= depth <= rows:
             raise ValueError(f"depth must be between 0 and {rows} for {n}x{m} ({path}), got {depth}")
-        return cls(n, m, depth, path, symmetry, variant=check_variant(variant))
+        version = default_version(n, m) if version is None else version
+        if version not in (2, STATS_VERSION):
+            raise ValueError(f"stats kernel version must be 2 or {STATS_VERSION}, got {version}")
+        return cls(n, m, depth, path, symmetry, version, check_variant(variant))
 
     @classmethod
     def from_key(cls, key: str):
@@ -139,7 +145,7 @@ class StatsLayout(Layout):
         """One shard's vector (serial kernel, in this process)."""
         from .enumeration import stats_shards
 
-        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant)[0]
+        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant, self.version)[0]
         return tuple(int(v) for v in vec)
 
     def warm(self, parallel: bool = False) -> None:
@@ -148,7 +154,7 @@ class StatsLayout(Layout):
 
         rows = self.m if self.path == "transposed" else self.n
         for threaded in (False, True) if parallel else (False,):
-            stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, threaded, self.variant)
+            stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, threaded, self.variant, self.version)
 
     def solvable(self, total) -> int:
         """The locally solvable grids of the enumeration."""
@@ -162,7 +168,7 @@ class StatsLayout(Layout):
 
         threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
         numba.set_num_threads(threads)
-        total = stats_vector(self.n, self.m, self.path, self.symmetry, self.depth, self.variant)
+        total = stats_vector(self.n, self.m, self.path, self.symmetry, self.depth, self.variant, self.version)
         if progress is not None:
             progress(self.shards * self.grids_per_shard)
         return total, threads

@@ -25,6 +25,9 @@ from ...lines.tables import clue_ids, line_table, row_table, spread_table
 from ..base import check_size
 
 PATHS = ("rows", "transposed")
+#: Sizes with at least this many cells run the kernel generated for their size (vector version 3,
+#: ``specialize``); smaller ones are not worth a compilation each and run the plain kernel (version 2).
+SPECIALIZE_MIN_CELLS = 20
 #: Largest row-clue group (grids sharing all row clues) a kernel sorts at once: 8 bytes each.
 MAX_GROUP = 1 << 26
 #: Aim for shards of at most about 2^SHARD_GRID_BITS grids, and at least MIN_SHARDS of them.
@@ -86,6 +89,11 @@ def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
         raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than {MAX_GROUP}; try the transposed path")
     tables = (row_table(m, variant), line_table(n), spread_table(n, m), spread_table(m, n))
     return Prepared(n, m, pat_start, order.astype(np.uint64), rev, cid_n, base, max_group, tables)
+
+
+def default_version(n: int, m: int) -> int:
+    """The kernel version a new run of n×m uses: 3 (generated per size) from SPECIALIZE_MIN_CELLS cells, else 2."""
+    return 3 if n * m >= SPECIALIZE_MIN_CELLS else 2
 
 
 def oriented(n: int, m: int, path: str) -> tuple:

@@ -1,0 +1,220 @@
+"""The stats kernel generated per size (vector version 3): the count's lockstep propagation, grouped by row clues.
+
+One enumeration gives every measure.  The grids of a row-clue group (the
+product of each row clue's patterns, as in ``kernel``) are enumerated by
+nested loops over rows 0 .. n-3 and a flat odometer over the last two rows,
+LANES grids at a time; each lane runs the lockstep propagation that the
+count's generated kernels run (``engines.lockstep._lockstep``, the
+same source), here counting its half passes: a solved lane's steps.  The
+first half pass of the rows that the lanes share is done once per prefix.
+
+Uniqueness needs keys only for the grids that local logic does not solve:
+a locally solvable grid is uniquely solvable (local logic deduces only what
+every grid with these clues shares), and two grids with the same clues
+reach the same fixpoint, so a twin of a stuck grid is stuck too and is in
+the same row-clue group.  So a lane that ends unsolved writes its
+column-clue key; the group's keys are sorted and the singletons are the
+uniquely solvable stuck grids.  unique = solvable + those.  (Unlike version
+2, the kernel no longer checks that no solvable grid has a twin: it never
+meets the solvable grids' keys; the tests check it against the brute-force
+reference.)
+
+``first``: "rows" for the rows path; "columns" for the transposed path,
+which enumerates the m×n transposes and runs local logic columns first.
+
+The source is written to the kernel cache and imported from there
+(``util.generated``), like the count's.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pathlib
+
+from ...lines import bits
+from ...util import generated
+from ..lockstep import LANES, _lockstep, _u
+from . import kernel
+from .measures import GRIDS, HIST, SOLVABLE, STUCK_START, UNIQUE, steps_at
+
+#: The rows of a group run flat (one odometer) over its last FLAT rows, so lanes seldom run empty.
+FLAT = 2
+
+
+def _group_source(n: int, m: int, base: int, first: str, lanes: int) -> str:
+    """``_group``: add the measures of one row-clue group into ``acc`` (unweighted)."""
+    mask_n = (1 << n) - 1
+    flat = list(range(max(0, n - FLAT), n))
+    nested = list(range(n - len(flat)))
+    rows_first = first == "rows"
+    ind = "    "
+    out = ["nk = 0", "solved = 0", "stuck = 0", "size = 1"]
+    out += [f"size *= pat_start[clue[{r}] + 1] - pat_start[clue[{r}]]" for r in range(n)]
+    out += ["w_ = np.uint64(0)", "f_ = np.uint64(0)"]
+    # The last rows' combinations, once per group: rows, column bits, first row pass; padded to whole lane steps.
+    out += [f"s{r} = pat_start[clue[{r}]]" for r in flat]
+    out += [f"p{r} = pat_start[clue[{r}] + 1] - s{r}" for r in flat]
+    out += [f"d{r} = 0" for r in flat]
+    out.append("tot = " + " * ".join(f"p{r}" for r in flat))
+    out.append(f"for t in range(tot + {lanes - 1}):")
+    out.append("    u = t if t < tot else 0")
+    out += ["    " + x for x in _decode(flat)]
+    out += [f"    flat_rows[{k}, t] = pats[s{r} + d{r}]" for k, r in enumerate(flat)]
+    out.append("    flat_w[t] = " + " | ".join(f"rspread[{r}, flat_rows[{k}, t]]" for k, r in enumerate(flat)))
+    if rows_first:
+        out.append("    flat_f[t] = " + " | ".join(f"rspread[{r}, np.uint64(rtab[flat_rows[{k}, t] << {_u(m)}])]" for k, r in enumerate(flat)))
+    prev_w, prev_f = "w_", "f_"
+    depth = ""
+    for r in nested:
+        out.append(f"{depth}for i{r} in range(pat_start[clue[{r}]], pat_start[clue[{r}] + 1]):")
+        d = depth + ind
+        out.append(f"{d}r{r} = pats[i{r}]")
+        out.append(f"{d}w{r} = {prev_w} | rspread[{r}, r{r}]")
+        if rows_first:
+            out.append(f"{d}f{r} = {prev_f} | rspread[{r}, np.uint64(rtab[r{r} << {_u(m)}])]")
+            prev_f = f"f{r}"
+        prev_w = f"w{r}"
+        depth = d
+    d = depth
+    out.append(f"{d}for t in range(0, tot, {lanes}):")
+    d2 = d + ind
+    body = []
+    for g in range(lanes):
+        body += [f"r{r}_{g} = flat_rows[{k}, t + {g}]" for k, r in enumerate(flat)]
+        body.append(f"colword = {prev_w} | flat_w[t + {g}]")
+        for j in range(m):
+            sh = f" >> {_u(j * n)}" if j else ""
+            body.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+        if rows_first:
+            body.append(f"KC{g} = {prev_f} | flat_f[t + {g}]")
+        else:
+            body.append(f"KR{g} = " + " | ".join(f"cspread[{j}, np.uint64(ctab[c{j}_{g} << {_u(n)}])]" for j in range(m)))
+    # The nested rows of lane g are the shared ones.
+    for r in nested:
+        body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
+    body += _lockstep(n, m, lanes, steps=True, first="rows" if rows_first else "cols")
+    key = " + ".join(f"np.int64(cid_n[c{j}_{{g}}]) * {base**j}" for j in range(m))
+    trash = 2 * n * m + 1
+    # Branch-free: a lane past the group's end (v 0) counts nowhere; a stuck lane's key
+    # is kept by moving nk on, a solved lane's steps go to hist[w], others to the trash bin.
+    for g in range(lanes):
+        body += [
+            f"v{g} = np.int64(t + {g} < tot)",
+            f"s{g} = v{g} & np.int64(known{g} == {n * m})",
+            f"solved += s{g}",
+            f"stuck += v{g} & np.int64(known{g} == 0)",
+            f"hist[w, st{g} if s{g} else {trash}] += 1",
+            f"keys[nk] = {key.format(g=g)}",
+            f"nk += v{g} - s{g}",
+        ]
+    out += [d2 + x for x in body]
+    tail = f"""
+single = _singletons(keys, nk, tmp, {(base**m - 1).bit_length()})
+sums[{GRIDS}] += w * size
+sums[{SOLVABLE}] += w * solved
+sums[{UNIQUE}] += w * (solved + single)
+sums[{STUCK_START}] += w * stuck"""
+    out += tail.strip("\n").split("\n")
+    return "\n".join(ind + x for x in out)
+
+
+def _decode(flat: list) -> list:
+    """Statements setting the flat rows' pattern numbers d{r} of flat index ``u`` (last row fastest)."""
+    out = []
+    rest = "u"
+    for r in reversed(flat[1:]):
+        out.append(f"d{r} = {rest} % p{r}")
+        out.append(f"q{r} = {rest} // p{r}")
+        rest = f"q{r}"
+    out.append(f"d{flat[0]} = {rest}")
+    return out
+
+
+def source(n: int, m: int, base: int, first: str = "rows", lanes: int = LANES) -> str:
+    """The generated stats module for enumerating n×m grids (n, m >= 1; lines that fit the tables).
+
+    ``base``: the number of column clues (keys are base-``base`` numbers); ``first``: "rows" or "columns".
+    """
+    if first not in ("rows", "columns"):
+        raise ValueError(f"first must be 'rows' or 'columns', not {first!r}")
+    group = _group_source(n, m, base, first, lanes)
+    return f'''"""Generated by localcount.engines.stats.specialize for {n}x{m}, {first} first; do not edit (see that module)."""
+
+# Digest of the modules called here {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
+import numpy as np
+from numba import njit, prange
+
+from localcount.engines.stats.kernel import _row_order, _singletons, _tuple_weight_full
+from localcount.lines.bits import _popcount
+
+
+@njit(cache=True)
+def _group(clue, w, pat_start, pats, cid_n, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist):
+    """Add the measures of one row-clue group of weight w: counters times w into ``sums``, steps into ``hist[w]``."""
+{group}
+
+
+@njit(cache=True)
+def stats_shard(shard, depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, out):
+    """Add the symmetry-weighted measures of one shard into ``out`` (``kernel._stats_shard``'s enumeration)."""
+    C = len(pat_start) - 1
+    order = _row_order({n})
+    clue = np.zeros({n}, np.int64)
+    s = shard
+    for i in range(depth - 1, -1, -1):
+        clue[order[i]] = s % C
+        s //= C
+    keys = np.zeros(max_group, np.int64)
+    tmp = np.zeros(max_group, np.int64)
+    most = 0
+    for c in range(C):
+        most = max(most, pat_start[c + 1] - pat_start[c])
+    flat_rows = np.zeros(({FLAT}, most**{FLAT} + {LANES}), np.uint64)
+    flat_w = np.zeros(most**{FLAT} + {LANES}, np.uint64)
+    flat_f = np.zeros(most**{FLAT} + {LANES}, np.uint64)
+    sums = np.zeros({HIST}, np.int64)
+    hist = np.zeros((5, {2 * n * m + 2}), np.int64)
+    tuples = 1
+    for _ in range({n} - depth):
+        tuples *= C
+    for t in range(tuples):
+        x = t
+        for i in range({n - 1}, depth - 1, -1):
+            clue[order[i]] = x % C
+            x //= C
+        w = _tuple_weight_full(clue, {n}, C, rev, group, order)
+        if w == 0:
+            continue
+        _group(clue, w, pat_start, pats, cid_n, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist)
+    for i in range({HIST}):
+        out[i] += sums[i]
+    for k in range({2 * n * m + 1}):
+        grids = hist[1, k] + 2 * hist[2, k] + 4 * hist[4, k]
+        out[{steps_at(n, m)} + k] += grids
+        out[{HIST} + (k + 1) // 2] += grids
+
+
+@njit(cache=True, parallel=True)
+def stats_shards(shards, depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, width):
+    """``stats_shard`` for each shard of an array (one output row each), over numba threads."""
+    out = np.zeros((len(shards), width), np.int64)
+    for i in prange(len(shards)):
+        stats_shard(shards[i], depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, out[i])
+    return out
+'''
+
+
+def _kernel_digest() -> str:
+    """Digest of kernel.py and lines/bits.py, whose functions the generated modules call
+    (numba's cache only notices changes to a function's own file)."""
+    h = hashlib.sha256()
+    for mod in (kernel, bits):
+        h.update(pathlib.Path(mod.__file__).read_bytes())
+    return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def module(n: int, m: int, base: int, first: str = "rows"):
+    """The compiled stats module for n×m (generated and written on first use)."""
+    return generated.load(f"stats_{n}x{m}_{first}", source(n, m, base, first))

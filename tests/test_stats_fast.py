@@ -1,0 +1,98 @@
+"""The generated stats kernel (vector version 3) against the brute-force reference and the plain kernel (version 2)."""
+
+import numpy as np
+import pytest
+
+import naive
+from localcount.engines.stats import enumeration as S
+from localcount.engines.stats import kernel as K
+from localcount.engines.stats import prepare as P
+from localcount.engines.stats import specialize
+from localcount.engines.stats.layout import STATS_VERSION, StatsLayout
+
+#: Sizes whose version-3 kernels are compiled for the reference check (one module per size and path).
+SIZES = [(1, 1), (1, 5), (5, 1), (2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4), (4, 3), (4, 4)]
+
+
+@pytest.mark.parametrize("n,m", SIZES)
+def test_the_generated_kernel_equals_the_reference(n, m):
+    expect = naive.stats(n, m)
+    for path in P.PATHS:
+        for symmetry in S.SYMMETRIES:
+            got = S.stats(n, m, path=path, symmetry=symmetry, version=3)
+            assert naive.shaped(got) == expect, (n, m, path, symmetry)
+
+
+@pytest.mark.parametrize("n,m", [(2, 3), (3, 3)])
+def test_the_generated_kernel_equals_the_reference_for_yesnograms(n, m):
+    expect = naive.stats(n, m, variant="yesnogram")
+    for path in P.PATHS:
+        assert naive.shaped(S.stats(n, m, path=path, variant="yesnogram", version=3)) == expect, (n, m, path)
+
+
+@pytest.mark.parametrize("n,m,path", [(5, 6, "rows"), (5, 6, "transposed"), (4, 8, "rows"), (4, 8, "transposed")])
+def test_random_shards_equal_the_plain_kernels_shard_by_shard(n, m, path):
+    # Without symmetry both versions enumerate the same groups in the same shards: equal vector by vector.
+    depth = P.default_depth(n, m, path)
+    shards = np.random.default_rng(n * m).choice(P.shard_count(n, m, path, depth), size=6, replace=False)
+    new = S.stats_shards(n, m, shards, path, "none", depth, version=3)
+    old = S.stats_shards(n, m, shards, path, "none", depth, version=2)
+    assert new.tolist() == old.tolist()
+    assert new[:, 0].sum() > 0  # the shards hold grids
+
+
+def test_both_paths_and_both_versions_agree_on_5x5():
+    rows = S.stats(5, 5, version=3)
+    assert rows == S.stats(5, 5, path="transposed", version=3) == S.stats(5, 5, version=2)
+    assert (rows.solvable, rows.unique, rows.stuck_start) == (24976511, 25309575, 100110)
+
+
+def test_yesnogram_versions_agree():
+    assert S.stats(4, 5, variant="yesnogram", version=3) == S.stats(4, 5, variant="yesnogram", version=2)
+
+
+def test_the_whole_tuple_weights_add_up_to_every_grid():
+    # Weight times group size over every clue tuple is every grid, and only about a quarter is enumerated.
+    n, m = 4, 5
+    prep = P.prepare(n, m)
+    sizes = np.diff(prep.pat_start)
+    order = K._row_order(n)
+    total = enumerated = by_border = 0
+    for t in np.ndindex(*(prep.clues,) * n):
+        clue = np.array(t, np.int64)
+        w = K._tuple_weight_full(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"], order)
+        group = int(np.prod(sizes[clue]))
+        total += w * group
+        enumerated += group if w else 0
+        border = K._tuple_weight(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"])
+        assert w == 0 or border > 0  # whole shards are still skipped
+        by_border += group if border else 0
+    assert total == 1 << (n * m)
+    assert enumerated < 0.35 * total and enumerated < 0.8 * by_border
+
+
+@pytest.mark.parametrize("count,bits", [(0, 10), (5, 10), (300, 9), (5000, 27), (20000, 40), (3000, 1)])
+def test_singletons_count_the_keys_met_once(count, bits):
+    rng = np.random.default_rng(count + bits)
+    keys = rng.integers(0, 1 << bits, size=count, dtype=np.int64)
+    keys[: count // 3] = keys[count // 3 : 2 * (count // 3)]  # many twins
+    values, times = np.unique(keys, return_counts=True)
+    buf = np.concatenate([keys, np.full(7, -1, np.int64)])  # the kernel sorts a prefix of a larger buffer
+    assert K._singletons(buf, count, np.zeros_like(buf), bits) == int((times == 1).sum())
+    assert buf[:count].tolist() == sorted(keys.tolist())
+
+
+def test_new_runs_use_version_3_from_20_cells_and_version_2_checkpoints_still_resume():
+    assert StatsLayout.make(4, 5).version == STATS_VERSION == 3
+    assert StatsLayout.make(4, 4).version == 2
+    old = StatsLayout.from_key("4x5-stats2-d2-rows-sym")
+    assert old.version == 2 and old.compute(0) == StatsLayout.make(4, 5, depth=2, version=2).compute(0)
+    with pytest.raises(ValueError, match="version"):
+        StatsLayout.make(4, 5, version=1)
+
+
+def test_the_generated_source_names_its_size():
+    src = specialize.source(3, 4, P.prepare(3, 4).base, "columns")
+    assert "3x4, columns first" in src and "_tuple_weight_full" in src
+    with pytest.raises(ValueError):
+        specialize.source(3, 4, 5, "diagonal")
