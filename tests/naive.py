@@ -113,27 +113,44 @@ def count(n: int, m: int, variant="nonogram") -> int:
     return sum(solve_grid(g, n, m, variant)[0] == "solved" for g in range(1 << (n * m)))
 
 
+def _unknown(row_clues, col_clues) -> list:
+    """Every cell unknown: rows of cells for these clues."""
+    return [[UNKNOWN] * len(col_clues) for _ in row_clues]
+
+
+def _solved(cells) -> bool:
+    """True when no cell is unknown."""
+    return all(v is not UNKNOWN for row in cells for v in row)
+
+
+def _row_pass(cells, row_clues, runs: int) -> None:
+    """Every row updated once from its clue (runs of ``runs``), in place."""
+    for r, clue in enumerate(row_clues):
+        cells[r] = list(line_step(tuple(clue), tuple(cells[r]), runs))
+
+
+def _column_pass(cells, col_clues) -> None:
+    """Every column updated once from its clue, in place."""
+    for c, clue in enumerate(col_clues):
+        new = line_step(tuple(clue), tuple(row[c] for row in cells))
+        for row, v in zip(cells, new):
+            row[c] = v
+
+
 def rounds_to_solve(row_clues, col_clues, variant="nonogram"):
     """Rounds (every row, then every column) until solved, or None if local logic gets stuck."""
-    n, m, runs = len(row_clues), len(col_clues), row_runs(variant)
-    cells = [[UNKNOWN] * m for _ in range(n)]
-    solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
-    if solved():
+    cells, runs = _unknown(row_clues, col_clues), row_runs(variant)
+    if _solved(cells):
         return 0
     rounds = 0
     while True:
         rounds += 1
         before = [row[:] for row in cells]
-        for r in range(n):
-            cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r]), runs))
-        if solved():
+        _row_pass(cells, row_clues, runs)
+        if _solved(cells):
             return rounds
-        after_rows = [row[:] for row in cells]
-        for c in range(m):
-            new = line_step(tuple(col_clues[c]), tuple(after_rows[r][c] for r in range(n)))
-            for r in range(n):
-                cells[r][c] = new[r]
-        if solved():
+        _column_pass(cells, col_clues)
+        if _solved(cells):
             return rounds
         if cells == before:
             return None
@@ -141,24 +158,18 @@ def rounds_to_solve(row_clues, col_clues, variant="nonogram"):
 
 def steps_to_solve(row_clues, col_clues, variant="nonogram"):
     """Steps (a pass over every row, or over every column, rows first) until solved, or None if local logic gets stuck."""
-    n, m, runs = len(row_clues), len(col_clues), row_runs(variant)
-    cells = [[UNKNOWN] * m for _ in range(n)]
-    solved = lambda: all(v is not UNKNOWN for row in cells for v in row)  # noqa: E731
-    if solved():
+    cells, runs = _unknown(row_clues, col_clues), row_runs(variant)
+    if _solved(cells):
         return 0
     steps, quiet = 0, 0  # quiet: passes in a row that changed nothing
     while quiet < 2:
         steps += 1
         before = [row[:] for row in cells]
         if steps % 2:
-            for r in range(n):
-                cells[r] = list(line_step(tuple(row_clues[r]), tuple(before[r]), runs))
+            _row_pass(cells, row_clues, runs)
         else:
-            for c in range(m):
-                new = line_step(tuple(col_clues[c]), tuple(before[r][c] for r in range(n)))
-                for r in range(n):
-                    cells[r][c] = new[r]
-        if solved():
+            _column_pass(cells, col_clues)
+        if _solved(cells):
             return steps
         quiet = quiet + 1 if cells == before else 0
     return None

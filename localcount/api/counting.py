@@ -1,4 +1,5 @@
-"""Counting from Python: ``count`` (one number) and ``run_count`` (the number and how the run went).
+"""Counting from Python: ``count`` (one number), ``run_count`` (the number and how the run went), and
+``enumerate_layout``, the one enumeration of every grid of a size behind a count and its stats.
 
 The command line's count is ``run_count`` with its options: the same
 engine choice (``engines.registry.count_layout``), the same shards,
@@ -6,6 +7,8 @@ checkpoint keys and files, so a run started from Python resumes from the
 command line and the other way round.  Runs expected to take a second or
 more (or asked for a checkpoint, a shard group, shard bits, a fresh start
 or Dask) are sharded and checkpointed; shorter ones run in this process.
+``api.stats`` runs the stats layout through the same ``enumerate_layout``:
+a count and its statistics are one enumeration with two outputs.
 
 Errors: ``UsageError`` (bad input, one line), ``CheckpointError``,
 ``ClusterError``, ``Stopped`` (interrupted or a worker died: every finished
@@ -18,7 +21,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from ..util.errors import UsageError
+from ..util.errors import UsageError, usage_errors
 from ..util.messages import format_seconds, say
 from .feedback import Feedback, said_if_slow, workers
 
@@ -56,10 +59,8 @@ def size(n, m=None) -> tuple:
     from ..engines.base import check_size
 
     m = n if m is None else m
-    try:
+    with usage_errors():
         check_size(n, m)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
     return int(n), int(m)
 
 
@@ -87,22 +88,11 @@ def shard_group(shard):
     if shard is None:
         return None
     text = shard if isinstance(shard, str) else "/".join(map(str, shard)) if isinstance(shard, (tuple, list)) else repr(shard)
-    try:
+    with usage_errors():
         return parse_group(text)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
 
 
-def count(
-    n: int,
-    m: int | None = None,
-    *,
-    variant: str = "nonogram",
-    jobs: int | None = None,
-    checkpoint_dir: str | os.PathLike | None = None,
-    progress: bool = False,
-    **options,
-) -> int:
+def count(n: int, m: int | None = None, **options) -> int:
     """The number of n×m grids (n alone: a square) that local logic solves.
 
     ``variant="yesnogram"`` counts yesnograms (row clues count runs of 0s).
@@ -114,7 +104,7 @@ def count(
     >>> count(2, 5)
     810
     """
-    return run_count(n, m, variant=variant, jobs=jobs, checkpoint_dir=checkpoint_dir, progress=progress, **options).total
+    return run_count(n, m, **options).total
 
 
 def run_count(
@@ -122,32 +112,81 @@ def run_count(
     m: int | None = None,
     *,
     variant: str = "nonogram",
-    jobs: int | None = None,
-    checkpoint_dir: str | os.PathLike | None = None,
-    progress: bool = False,
     method: str = "auto",
     symmetry: str = "auto",
+    thin_rows: str = "table",
     shard: str | tuple | None = None,
     shard_bits: int | None = None,
-    fresh: bool = False,
     force: bool = False,
-    thin_rows: str = "table",
-    scheduler: str | None = None,
-    dask_local: int | None = None,
-    log: str | os.PathLike | None = None,
-    feedback: Feedback | None = None,
+    **options,
 ) -> CountRun:
     """Count n×m (see ``count``) and say how the run went: a ``CountRun``.
 
     ``method`` auto, grid, thin or tiny; ``symmetry`` auto, flips, square or
     none (independent code paths for cross-checks); ``shard`` 'K/N' counts
     shard group K of N only (add the groups up with ``merge``);
-    ``shard_bits`` splits into 2^B shards; ``fresh`` discards the run's
-    checkpoint; ``force`` starts a run estimated at over a year;
-    ``scheduler`` (an address) or ``dask_local`` (N workers) runs the shards
-    as Dask tasks; ``log`` appends every shard's log to a file.
+    ``shard_bits`` splits into 2^B shards; ``force`` starts a run estimated
+    at over a year.  How it runs (``jobs``, ``checkpoint_dir``, ``progress``,
+    ``fresh``, ``scheduler``, ``dask_local``, ``log``): ``enumerate_layout``.
     """
     from ..engines import registry
+
+    def layout(n: int, m: int, checkpointed: bool):
+        return registry.count_layout(n, m, method, symmetry, shard_bits, thin_rows, checkpointed, variant)
+
+    out = enumerate_layout(layout, n, m, shard=shard, sharded=shard_bits is not None, force=force, **options)
+    lay = out.layout
+    return CountRun(lay.n, lay.m, lay.variant, int(lay.finish(out.total)), lay.method, out.seconds, out.workers, out.what,
+                    out.group, out.shards, lay.shards if out.shards else 0, out.computed, out.checkpoint)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """How a run of every grid of a size went (``enumerate_layout``): the layout's total, time and workers."""
+
+    layout: object  # the run's engines.base.Layout
+    total: object  # the layout's total: an int for a count, a vector for stats (``layout.finish`` reads it)
+    seconds: float  # wall time of the run
+    workers: int  # threads (in process), processes or Dask worker threads
+    what: str  # 'thread(s)', 'processes' or 'Dask worker threads'
+    feedback: Feedback  # what the run may say on stderr
+    group: tuple = (0, 1)  # the shard group K of N
+    shards: int = 0  # shards of the group (0: run in this process, no checkpoint)
+    computed: int = 0  # shards run this time (the rest came from the checkpoint)
+    checkpoint: str | None = None  # the checkpoint file
+
+
+def enumerate_layout(
+    make_layout,
+    n: int,
+    m: int | None = None,
+    *,
+    jobs: int | None = None,
+    checkpoint_dir: str | os.PathLike | None = None,
+    progress: bool = False,
+    fresh: bool = False,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    log: str | os.PathLike | None = None,
+    feedback: Feedback | None = None,
+    shard: str | tuple | None = None,
+    sharded: bool = False,
+    force: bool = False,
+) -> Enumeration:
+    """Run every grid of n×m through the layout ``make_layout(n, m, checkpointed)`` makes: a count, or stats.
+
+    The options are checked first (UsageError; shard groups are for counts
+    only).  A run expected to take a second or more (a size of over
+    ``NO_ESTIMATE_CELLS`` cells whose layout cannot estimate is taken to),
+    or asked for ``checkpoint_dir``, a shard group (``shard`` 'K/N'), a
+    ``fresh`` start, Dask (``scheduler`` or ``dask_local`` N workers) or
+    shards (``sharded``), is sharded over ``jobs`` worker processes and
+    recorded in its checkpoint (resumed if it has one); shorter ones run in
+    this process on ``jobs`` threads.  A run estimated at over
+    ``REFUSE_SECONDS`` is refused unless ``force``, a shard group or Dask.
+    ``log`` appends every shard's log to a file;
+    ``progress`` (or ``feedback``): what it says on stderr.
+    """
     from ..orchestration.runner import setup_logging
 
     n, m = size(n, m)
@@ -155,11 +194,11 @@ def run_count(
     group = shard_group(shard)
     dask = dask_target(scheduler, dask_local)
     feedback = feedback or Feedback.library(progress)
-    checkpointed = bool(checkpoint_dir or group or fresh or shard_bits is not None or dask)
-    try:
-        lay = registry.count_layout(n, m, method, symmetry, shard_bits, thin_rows, checkpointed, variant)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+    checkpointed = bool(checkpoint_dir or group or fresh or sharded or dask)
+    with usage_errors():
+        lay = make_layout(n, m, checkpointed)
+    if group and lay.kind != "count":
+        raise UsageError(f"shard groups are for counts, not {lay.kind}: their values add up only over every shard")
     if log is not None or feedback.logging:  # the command line configures logging; the library only when asked
         try:
             setup_logging(log, feedback.quiet)
@@ -168,12 +207,13 @@ def run_count(
     return _run(lay, group, jobs or os.cpu_count() or 1, checkpointed, checkpoint_dir, fresh, force, dask, feedback)
 
 
-def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback) -> CountRun:
+def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback) -> Enumeration:
     if lay.in_parent and dask is None:
         jobs = 1  # one device, driven from this process (a GPU): its estimate is the device's time
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
     est = None  # expected wall time on `jobs` cores
+    long = False  # expected to take CHECKPOINT_SECONDS or more
     compiling = f"compiling the kernels for {lay.n}x{lay.m} (once: they are cached on disk for later runs)"
     if lay.n * lay.m > NO_ESTIMATE_CELLS:
         # One thread, no numba thread pool: the parent may still fork workers.
@@ -181,13 +221,14 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
             lay.warm(parallel=False)
         one_core = lay.estimate_one_core()
         est = None if one_core is None else one_core / jobs
+        long = est is None or est >= CHECKPOINT_SECONDS
     if est is not None and est > REFUSE_SECONDS and not (force or group or dask):
         raise UsageError(
             f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est)} on {jobs} "
             "processes, more than a year: count it in pieces with --shard K/N on many machines, on a Dask "
             "cluster with --scheduler ADDRESS, or start anyway with --force"
         )
-    if checkpointed or (est is not None and est >= CHECKPOINT_SECONDS):
+    if checkpointed or long:
         return _run_sharded(lay, group or (0, 1), jobs, est, directory, fresh, dask, feedback)
     with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), feedback.quiet):
         lay.warm(parallel=True)
@@ -199,22 +240,23 @@ def _announce(lay, est, jobs: int, feedback: Feedback, fraction: float = 1.0, wh
         say(f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
 
 
-def _result(lay, total, seconds: float, workers: int, what: str, **more) -> CountRun:
-    return CountRun(lay.n, lay.m, lay.variant, int(total), lay.method, seconds, workers, what, **more)
+def _label(lay) -> str:
+    """The progress bar's name of a run: '5x5', or '5x5 stats' for a layout that is not a count."""
+    return f"{lay.n}x{lay.m}" + ("" if lay.kind == "count" else f" {lay.kind}")
 
 
-def _run_in_process(lay, jobs: int, est, feedback: Feedback) -> CountRun:
+def _run_in_process(lay, jobs: int, est, feedback: Feedback) -> Enumeration:
     """A short run in this process."""
     _announce(lay, est, jobs, feedback)
-    progress_bar = feedback.progress_bar(lay.shards * lay.grids_per_shard, f"{lay.n}x{lay.m}")
+    progress_bar = feedback.progress_bar(lay.shards * lay.grids_per_shard, _label(lay))
     start = time.perf_counter()
     with progress_bar:
         total, threads = lay.in_process(jobs, lambda grids: progress_bar.update(grids - progress_bar.n), est)
     what = f"thread{'s' if threads != 1 else ''}"
-    return _result(lay, total, time.perf_counter() - start, threads, what)
+    return Enumeration(lay, total, time.perf_counter() - start, threads, what, feedback)
 
 
-def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedback: Feedback) -> CountRun:
+def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedback: Feedback) -> Enumeration:
     """A sharded run, recorded shard by shard in its checkpoint (resumed if it has one)."""
     from ..orchestration.checkpoint import default_dir
     from ..orchestration.groups import group_shards
@@ -225,7 +267,7 @@ def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedb
     start = time.perf_counter()
     with workers(dask, jobs) as pool:
         jobs, what = pool.jobs, pool.what
-        progress_bar = feedback.progress_bar(len(group_shards(lay, *group)) * lay.grids_per_shard, f"{lay.n}x{lay.m}")
+        progress_bar = feedback.progress_bar(len(group_shards(lay, *group)) * lay.grids_per_shard, _label(lay))
 
         def progress(grids):
             progress_bar.update(grids - progress_bar.n)
@@ -235,5 +277,5 @@ def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedb
 
         with progress_bar:
             out = run(lay, directory, jobs, group, fresh, progress, announce, pool.execute(lay, one_core))
-    return _result(lay, out.total, time.perf_counter() - start, jobs, what, group=group, shards=out.shards,
-                   layout_shards=lay.shards, computed=out.computed, checkpoint=out.path)  # fmt: skip
+    return Enumeration(lay, out.total, time.perf_counter() - start, jobs, what, feedback, group, out.shards,
+                       out.computed, out.path)  # fmt: skip

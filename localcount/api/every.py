@@ -25,7 +25,7 @@ import pathlib
 import time
 from dataclasses import dataclass
 
-from ..util.errors import UsageError
+from ..util.errors import UsageError, usage_errors
 from .counting import check_jobs, size
 from .feedback import Feedback, said_if_slow
 
@@ -146,11 +146,8 @@ def index_size(n, m=None) -> tuple:
     """(n, m) of a size that can be numbered; UsageError if none can (too many grids, lines too long)."""
     from ..engines.index.prepare import check_index_size
 
-    m = n if m is None else m
-    try:
-        check_index_size(n, m)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+    with usage_errors():
+        check_index_size(n, n if m is None else m)
     return size(n, m)
 
 
@@ -299,10 +296,8 @@ def numbering(n, m=None, *, variant: str = "nonogram", build: bool = True, jobs:
 def _check_variant(variant: str) -> str:
     from ..clues import check_variant
 
-    try:
+    with usage_errors():
         return check_variant(variant)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
 
 
 class IndexMismatch(Exception):
@@ -327,10 +322,8 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
     variant = _check_variant(variant)
     check_jobs(jobs)
     feedback = feedback or Feedback.library(progress)
-    try:
+    with usage_errors():
         lay = engine("index").make(n, m, symmetry=symmetry, variant=variant)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
     jobs = jobs or os.cpu_count() or 1
     with said_if_slow(f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)", feedback.quiet):
         lay.warm()

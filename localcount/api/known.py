@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..util.errors import UsageError
+from ..util.errors import usage_errors
 from .counting import size
 from .stats import Stats
 
@@ -57,10 +57,8 @@ def known(n: int, m: int | None = None, *, variant: str = "nonogram") -> Known |
     from ..results import records
 
     n, m = size(n, m)
-    try:
+    with usage_errors():
         check_variant(variant)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
     row = records.known(n, m, variant)
     if row is None:
         return None

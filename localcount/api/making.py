@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ..puzzle.model import from_grid
-from ..util.errors import UsageError
+from ..util.errors import UsageError, usage_errors
 from .puzzles import Puzzle
 
 
@@ -46,20 +46,16 @@ def steps_range(steps):
     if steps is None:
         return None
     if isinstance(steps, str):
-        try:
+        with usage_errors():
             return generate.parse_steps(steps)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
     if isinstance(steps, int) and not isinstance(steps, bool):
         return generate.parse_steps(str(steps)) if steps >= 0 else _bad_steps(steps)
     if isinstance(steps, (tuple, list)) and len(steps) == 2:
         lo, hi = steps
         text = f"{'' if lo is None else lo}-{'' if hi is None else hi}"
         if all(v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0) for v in steps):
-            try:
+            with usage_errors():
                 return generate.parse_steps(text)
-            except ValueError as err:
-                raise UsageError(str(err)) from None
     return _bad_steps(steps)
 
 
@@ -82,10 +78,8 @@ def make_random(n: int, m: int | None = None, *, steps=None, seed: int | None = 
 
     n, m = _size(n, m)
     wanted = steps_range(steps)
-    try:
+    with usage_errors():
         maker.validate(n, m, wanted, density, 1 if tries is None else tries, method)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
     seed, start = _seed(seed), time.perf_counter()
     try:
         made = maker.generate(n, m, wanted, density, seed, tries, method)
@@ -114,10 +108,8 @@ def _design_size(size) -> tuple:
     from ..puzzle.making import design as maker
 
     if isinstance(size, str):
-        try:
+        with usage_errors():
             return maker.parse_size(size)
-        except ValueError as err:
-            raise UsageError(str(err)) from None
     if isinstance(size, int) and not isinstance(size, bool):
         size = (size, size)
     if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in size)):
@@ -151,15 +143,13 @@ def make_design(picture, size, *, steps=None, seed: int | None = None, threshold
     n, m = _design_size(size)
     wanted = steps_range(steps)
     pool = maker.POOL if pool is None else pool
-    try:
+    with usage_errors():  # DesignError too: a picture that cannot be read is bad input
         if max_changes is not None and max_changes < 0:
             raise ValueError(f"--max-changes must be at least 0, got {max_changes}")
         gen.validate(n, m, wanted)
         source, name = _picture(picture)
         grey = maker.load_grey(source, n, m)
         maker.validate(grey, threshold, wanted, pool)
-    except ValueError as err:  # DesignError too: a picture that cannot be read is bad input
-        raise UsageError(str(err)) from None
     return _designed(grey, n, m, f"{name}, {m}x{n} (columns x rows)", name, wanted, seed, threshold, max_changes, pool,
                      timeout)  # fmt: skip
 
@@ -187,10 +177,8 @@ def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None
     rows = _cells(grid)
     n, m = len(rows), len(rows[0]) if rows else 0
     wanted = steps_range(steps)
-    try:
+    with usage_errors():
         gen.validate(n, m, wanted)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
     grey = [[0.0 if v else 1.0 for v in row] for row in rows]
     return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL,
                      timeout)  # fmt: skip

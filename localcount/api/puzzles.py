@@ -27,6 +27,7 @@ from ..clues import Grid, check_variant, grid_from_rows
 from ..puzzle import examples, formats
 from ..puzzle.model import Puzzle as Model
 from ..puzzle.model import PuzzleError, from_grid
+from ..util.errors import usage_errors
 from ..util.messages import say
 
 #: Search verdicts as the API (and ``solve --json``) names them.
@@ -114,10 +115,8 @@ def _clues(clues, kind: str) -> tuple:
 
 
 def _variant(variant: str) -> str:
-    try:
+    with usage_errors(error=PuzzleError):
         return check_variant(variant)
-    except ValueError as err:
-        raise PuzzleError(str(err)) from None
 
 
 # --- reading ---
@@ -125,10 +124,8 @@ def _variant(variant: str) -> str:
 
 def load_variant(variant: str) -> str:
     """``clues.check_variant`` as a PuzzleError naming the option (one line, exit 2 on the command line)."""
-    try:
+    with usage_errors("--variant: ", PuzzleError):
         return check_variant(variant)
-    except ValueError as err:
-        raise PuzzleError(f"--variant: {err}") from None
 
 
 def load(source, fmt: str | None = None, variant: str | None = None) -> tuple:

@@ -1,11 +1,13 @@
-"""What every command shares: usage errors, sizes, the cluster options, stops (progress bars and workers: ``api.feedback``).
+"""What every command shares: usage errors, sizes, the run and cluster options, the exit statuses
+(progress bars and workers: ``api.feedback``).
 
 The rules live here once: a size is one or two whole numbers (``parse_size``);
 bad input is a ``UsageError`` (``util.errors``), said in one line with exit
 status 2; a run that stops reports how to resume and exits with
-``Stopped.exit_status`` (1, or 128 + the signal).  The checks themselves
-are the API's (``api.counting``, ``api.feedback``): the commands parse, call
-the API and print.  Imported by the commands that count (no numba).
+``Stopped.exit_status`` (1, or 128 + the signal); ``exit_status`` turns what
+a command's body raises into these.  The checks themselves are the API's
+(``api.counting``, ``api.feedback``): the commands parse, call the API and
+print.  No numba here.
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ def parse_size(tokens) -> tuple:
     return size(*sizes)
 
 
+def add_run_options(p: argparse.ArgumentParser, what: str = "run") -> None:
+    """-j/--jobs, --checkpoint-dir and --fresh: the workers and checkpoint of a sharded ``what`` (a run, a build)."""
+    from ..orchestration.checkpoint import ENV_DIR, default_dir
+
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
+    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
+    p.add_argument("--fresh", action="store_true", help=f"discard this {what}'s checkpoint and start over")
+
+
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
     """--scheduler and --dask-local: shards as Dask tasks (``orchestration.cluster``) instead of local processes."""
     where = p.add_mutually_exclusive_group()
@@ -52,6 +63,32 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
 def cluster_args(args):
     """(scheduler, local workers) if the run goes to Dask, else None; UsageError if --dask-local is not positive."""
     return dask_target(args.scheduler, args.dask_local)
+
+
+def exit_status(body, failures: tuple = ()) -> int:
+    """``body()``'s exit status, or what it raised said on stderr in one line and its exit status.
+
+    Bad input (``UsageError``) 2; a stopped run says how to resume
+    (``report_stop``); a checkpoint or cluster problem, or one of
+    ``failures``, 1; Ctrl-C 130.
+    """
+    from ..orchestration.checkpoint import CheckpointError
+    from ..orchestration.cluster import ClusterError
+    from ..orchestration.runner import Stopped
+
+    try:
+        return body()
+    except UsageError as err:
+        say(f"error: {err}")
+        return 2
+    except Stopped as stop:
+        return report_stop(stop)
+    except (CheckpointError, ClusterError, *failures) as err:
+        say(f"error: {err}")
+        return 1
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130
 
 
 def report_stop(stop) -> int:

@@ -23,12 +23,9 @@ import sys
 from ..api.counting import run_count
 from ..api.feedback import Feedback
 from ..engines import registry
-from ..orchestration.checkpoint import ENV_DIR, CheckpointError, default_dir
-from ..orchestration.cluster import ClusterError
-from ..orchestration.runner import Stopped
 from ..util.messages import Parser, say
 from ..util.version import __version__
-from .common import UsageError, add_cluster_options, parse_size, report_stop
+from .common import UsageError, add_cluster_options, add_run_options, exit_status, parse_size
 
 
 def parser() -> argparse.ArgumentParser:
@@ -46,7 +43,7 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
+    add_run_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
         "--symmetry",
@@ -79,13 +76,8 @@ def parser() -> argparse.ArgumentParser:
         help="how the thin counter updates the first row: its subset-OR table (default) or the word line "
         "solver, like the second row (an independent code path for cross-checks)",
     )
-    p.add_argument(
-        "--checkpoint-dir",
-        help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})",
-    )
     p.add_argument("--shard", metavar="K/N", help="count only shard group K of N (shards s with s %% N == K)")
     p.add_argument("--shard-bits", type=int, default=None, help="split into 2^B shards (default: automatic)")
-    p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--log", metavar="FILE", help="append the log of every shard (all processes) to FILE")
     p.add_argument(
         "--force", action="store_true", help="start even when the estimated time is more than a year on the cores given"
@@ -117,7 +109,8 @@ def main(argv) -> int:
     """The count command: parse, ``api.counting.run_count``, print; returns the exit status."""
     rest, negatives = split_argv(argv)
     args = parser().parse_args(rest)
-    try:
+
+    def body() -> int:
         if negatives:
             raise UsageError(f"size must be non-negative, got {negatives[0]}")
         n, m = parse_size(args.size if args.size else sys.stdin.read().split())
@@ -127,22 +120,13 @@ def main(argv) -> int:
             fresh=args.fresh, force=args.force, thin_rows=args.thin_rows, scheduler=args.scheduler,
             dask_local=args.dask_local, log=args.log, feedback=Feedback.command_line(args.quiet),
         )  # fmt: skip
-    except UsageError as err:
-        say(f"error: {err}")
-        return 2
-    except Stopped as stop:
-        return report_stop(stop)
-    except (CheckpointError, ClusterError) as err:
-        say(f"error: {err}")
-        return 1
-    except KeyboardInterrupt:
-        say("interrupted")
-        return 130
-    print(out.total, flush=True)
-    if not args.quiet:
-        for line in _summary(out):
-            say(line)
-    return 0
+        print(out.total, flush=True)
+        if not args.quiet:
+            for line in _summary(out):
+                say(line)
+        return 0
+
+    return exit_status(body)
 
 
 def _summary(out) -> list:

@@ -24,7 +24,7 @@ import sys
 from ..api import every
 from ..api.feedback import Feedback
 from ..util.messages import Parser, say
-from .common import UsageError, report_stop
+from .common import UsageError, add_run_options, exit_status
 
 
 def _steps_option(p: argparse.ArgumentParser) -> None:
@@ -45,6 +45,16 @@ def _format_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="JSON: the number, the grid's rows as 0/1 strings, its steps")
 
 
+def _size_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("n", help="rows")
+    p.add_argument("m", help="columns")
+
+
+def _size(args) -> tuple:
+    """(n, m) of the arguments N M: a size that can be numbered (UsageError otherwise)."""
+    return every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+
+
 def _whole(text: str, what: str) -> int:
     try:
         return int(text)
@@ -53,27 +63,20 @@ def _whole(text: str, what: str) -> int:
 
 
 def _run(body) -> int:
-    """Run a command's body with the shared error handling; its exit status."""
-    from ..orchestration.checkpoint import CheckpointError
-    from ..orchestration.runner import Stopped
+    """Run a command's body with the shared error handling (``common.exit_status``); its exit status.
+
+    A grid with no number is said as it is, exit status 1; an unusable index file too, after 'error:'.
+    """
     from ..results.indexes import IndexFileError
 
-    try:
-        return body()
-    except UsageError as err:
-        say(f"error: {err}")
-        return 2
-    except every.NotNumbered as err:
-        say(str(err))
-        return 1
-    except Stopped as stop:
-        return report_stop(stop)
-    except (CheckpointError, IndexFileError, every.IndexMismatch) as err:
-        say(f"error: {err}")
-        return 1
-    except KeyboardInterrupt:
-        say("interrupted")
-        return 130
+    def numbered() -> int:
+        try:
+            return body()
+        except every.NotNumbered as err:
+            say(str(err))
+            return 1
+
+    return exit_status(numbered, (IndexFileError, every.IndexMismatch))
 
 
 def _show(x: every.Numbered, args) -> str:
@@ -83,29 +86,29 @@ def _show(x: every.Numbered, args) -> str:
     return x.puzzle.to_string(args.format or "txt")
 
 
-def _numbering(n: int, m: int, args):
-    return every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
-
-
-def _compiling(numbering, args):
-    """Say so on stderr if the first answer compiles the numbering kernels (blocks too big for numpy)."""
+def _query(n: int, m: int, args, ask):
+    """``ask(numbering)`` on the index of n×m (built on first use), said on stderr if it compiles the numbering
+    kernels (blocks too big for numpy)."""
     import contextlib
 
     from ..api.feedback import said_if_slow
     from ..engines.index.count import VECTOR_MAX
 
+    numbering = every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
     if 1 << numbering.bits <= VECTOR_MAX:
-        return contextlib.nullcontext()
-    what = f"{numbering.n}x{numbering.m}"
-    return said_if_slow(f"compiling the numbering kernels for {what} (once: they are cached on disk)", args.quiet)
+        compiling = contextlib.nullcontext()
+    else:
+        what = f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)"
+        compiling = said_if_slow(what, args.quiet)
+    with compiling:
+        return ask(numbering)
 
 
 def nth_parser() -> argparse.ArgumentParser:
     """The nth command's arguments."""
     p = Parser(prog="python -m localcount nth", description="Puzzle #K of the locally solvable N x M puzzles, "
                "numbered in the order of their grids (cells read row by row, the top-left most significant).")  # fmt: skip
-    p.add_argument("n", help="rows")
-    p.add_argument("m", help="columns")
+    _size_arguments(p)
     p.add_argument("k", help="the puzzle's number, from 1")
     _format_option(p)
     _steps_option(p)
@@ -117,12 +120,10 @@ def nth_main(argv) -> int:
     args = nth_parser().parse_args(argv)
 
     def body():
-        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        n, m = _size(args)
         k = _whole(args.k, "k")
         steps = every.steps_range(args.steps)
-        numbering = _numbering(n, m, args)
-        with _compiling(numbering, args):
-            x = numbering.nth(k, steps)
+        x = _query(n, m, args, lambda numbering: numbering.nth(k, steps))
         print(_show(x, args), end="" if not args.json else "\n", flush=True)
         return 0
 
@@ -163,9 +164,8 @@ def rank_main(argv) -> int:
             raise UsageError(str(err)) from None
         n, m = every.index_size(n, m)
         args.variant = variant
-        numbering = _numbering(n, m, args)
-        with _compiling(numbering, args):
-            x = numbering.rank(g, every.steps_range(args.steps))
+        steps = every.steps_range(args.steps)
+        x = _query(n, m, args, lambda numbering: numbering.rank(g, steps))
         print(json.dumps(x.to_json()) if args.json else x.k, flush=True)
         return 0
 
@@ -176,8 +176,7 @@ def list_parser() -> argparse.ArgumentParser:
     """The list command's arguments."""
     p = Parser(prog="python -m localcount list", description="The locally solvable N x M puzzles in order, from "
                "#K on: one line each (number, rows, steps), or each in a puzzle format.")  # fmt: skip
-    p.add_argument("n", help="rows")
-    p.add_argument("m", help="columns")
+    _size_arguments(p)
     p.add_argument("--from", dest="start", default="1", metavar="K", help="the first puzzle's number (default 1)")
     p.add_argument("--count", default=None, metavar="C", help="at most this many puzzles (default: to the end)")
     _format_option(p)
@@ -190,15 +189,13 @@ def list_main(argv) -> int:
     args = list_parser().parse_args(argv)
 
     def body():
-        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        n, m = _size(args)
         start = _whole(args.start, "--from")
         count = None if args.count is None else _whole(args.count, "--count")
         if count is not None and count < 0:
             raise UsageError(f"--count must be at least 0, got {count}")
         steps = every.steps_range(args.steps)
-        numbering = _numbering(n, m, args)
-        with _compiling(numbering, args):
-            puzzles = numbering.puzzles(start, steps) if count != 0 else iter(())
+        puzzles = _query(n, m, args, lambda numbering: numbering.puzzles(start, steps) if count != 0 else iter(()))
         try:
             for i, x in enumerate(puzzles):
                 if count is not None and i >= count:
@@ -217,19 +214,15 @@ def list_main(argv) -> int:
 
 def index_parser() -> argparse.ArgumentParser:
     """The index command's arguments."""
-    from ..orchestration.checkpoint import ENV_DIR, default_dir
     from ..results.indexes import ENV_DIR as INDEX_ENV
 
     p = Parser(prog="python -m localcount index", description="Build the index of N x M (each block of grids with "
                "its histogram of steps) that nth, rank and list read, into the data directory (read before the package's).")  # fmt: skip
-    p.add_argument("n", help="rows")
-    p.add_argument("m", help="columns")
+    _size_arguments(p)
     p.add_argument("--symmetry", choices=("mirror", "none"), default="mirror",
                    help="mirror (default): count half the blocks, copy their mirror images; none: count every block")  # fmt: skip
     p.add_argument("--output", metavar="DIR", help=f"write the index here (default: ${INDEX_ENV} or the data directory)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
-    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
-    p.add_argument("--fresh", action="store_true", help="discard this build's checkpoint and start over")
+    add_run_options(p, "build")
     _family_options(p)
     return p
 
@@ -239,7 +232,7 @@ def index_main(argv) -> int:
     args = index_parser().parse_args(argv)
 
     def body():
-        n, m = every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+        n, m = _size(args)
         path = every.build_index(n, m, variant=args.variant, symmetry=args.symmetry, jobs=args.jobs, directory=args.output,
                                  checkpoint_dir=args.checkpoint_dir, fresh=args.fresh,
                                  feedback=Feedback.command_line(args.quiet))  # fmt: skip

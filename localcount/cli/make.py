@@ -26,6 +26,7 @@ from ..puzzle.model import Puzzle
 from ..puzzle.solving import logic
 from ..util.errors import UsageError
 from ..util.messages import Parser, say
+from .common import exit_status
 from .puzzles import emit, plural, write_picture
 
 
@@ -80,23 +81,20 @@ def _difficulty(steps: int) -> str:
 def generate_main(argv) -> int:
     """``generate N [M]``: a random simple puzzle (``api.making.make_random``)."""
     args = generate_parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         n, m = _size(args.size)
         out = make_random(n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method)
-    except UsageError as err:
-        say(f"error: {err}")
-        return 2
-    except ValueError as err:  # GenerateError: none found
-        say(f"error: {err}")
-        return 1
-    made, p = out.made, out.puzzle.model
-    if made.method == "rejection":
-        how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
-    else:
-        how = f"found by search, not uniform ({plural(made.tries, 'grid')} tried)"
-    say(f"{n}x{m} puzzle, seed {out.seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells filled; "
-        f"{how}; checked; {out.seconds:.2f} s")  # fmt: skip
-    return _write(p, args, lambda: pictures.png(p))
+        made, p = out.made, out.puzzle.model
+        if made.method == "rejection":
+            how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
+        else:
+            how = f"found by search, not uniform ({plural(made.tries, 'grid')} tried)"
+        say(f"{n}x{m} puzzle, seed {out.seed}: difficulty {_difficulty(made.steps)}, {made.filled} of {n * m} cells "
+            f"filled; {how}; checked; {out.seconds:.2f} s")  # fmt: skip
+        return _write(p, args, lambda: pictures.png(p))
+
+    return exit_status(body, (ValueError,))  # GenerateError: none found
 
 
 def design_parser() -> argparse.ArgumentParser:
@@ -121,18 +119,15 @@ def design_parser() -> argparse.ArgumentParser:
 def design_main(argv) -> int:
     """``design IMAGE --size WxH``: a simple puzzle from a picture (``api.making.make_design``)."""
     args = design_parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         out = make_design(args.image, args.size, steps=args.steps, seed=args.seed, threshold=args.threshold,
                           max_changes=args.max_changes, pool=args.pool)  # fmt: skip
-    except UsageError as err:
-        say(f"error: {err}")
-        return 2
-    except ValueError as err:  # DesignError: none found
-        say(f"error: {err}")
-        return 1
-    made, p, n, m = out.made, out.puzzle.model, out.made.n, out.made.m
-    say(f"{m}x{n} puzzle (columns x rows) from {out.picture}: {made.changes} of {n * m} cells changed "
-        f"({100 * made.changes / (n * m):.1f} %; local logic left {made.bound} unknown on the thresholded picture), "
-        f"difficulty {_difficulty(made.steps)}, {made.filled} cells filled; seed {out.seed}; {made.tried} grids tried; "
-        f"checked; {out.seconds:.2f} s")  # fmt: skip
-    return _write(p, args, lambda: pictures.design_png(out.grey, made.grid, made.target))
+        made, p, n, m = out.made, out.puzzle.model, out.made.n, out.made.m
+        say(f"{m}x{n} puzzle (columns x rows) from {out.picture}: {made.changes} of {n * m} cells changed "
+            f"({100 * made.changes / (n * m):.1f} %; local logic left {made.bound} unknown on the thresholded picture), "
+            f"difficulty {_difficulty(made.steps)}, {made.filled} cells filled; seed {out.seed}; {made.tried} grids "
+            f"tried; checked; {out.seconds:.2f} s")  # fmt: skip
+        return _write(p, args, lambda: pictures.design_png(out.grey, made.grid, made.target))
+
+    return exit_status(body, (ValueError,))  # DesignError: none found

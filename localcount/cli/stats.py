@@ -1,10 +1,11 @@
 """``python -m localcount stats N [M]``: uniqueness, difficulty and stuck grids of one size.
 
 stdout gets a small table (or, with ``--json``, one JSON object); progress
-and a summary go to stderr.  Sizes with more than ``api.stats.IN_PROCESS_CELLS`` cells (or
-given ``--checkpoint-dir`` / ``--fresh``) are split into shards counted by
-worker processes and recorded in a checkpoint, like the plain count: the
-same command resumes after any stop.  Exit status as for the count: 0 done,
+and a summary go to stderr.  As for the plain count (the same enumeration,
+``api.counting.enumerate_layout``), runs expected to take a second or more
+(or given ``--checkpoint-dir`` / ``--fresh``) are split into shards counted
+by worker processes and recorded in a checkpoint: the same command resumes
+after any stop.  Exit status as for the count: 0 done,
 1 a checkpoint problem or an error, 2 bad input, 130 / 143 interrupted.
 """
 
@@ -16,11 +17,8 @@ import json
 from ..api.feedback import Feedback
 from ..api.stats import PATHS, SYMMETRIES, run_stats
 from ..engines.stats.measures import format_json, format_table
-from ..orchestration.checkpoint import ENV_DIR, CheckpointError, default_dir
-from ..orchestration.cluster import ClusterError
-from ..orchestration.runner import Stopped
 from ..util.messages import Parser, say
-from .common import UsageError, add_cluster_options, parse_size, report_stop
+from .common import add_cluster_options, add_run_options, exit_status, parse_size
 
 
 def parser() -> argparse.ArgumentParser:
@@ -32,7 +30,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("size", nargs="+", help="n (square) or n m (n rows, m columns)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout instead of a table")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: all cores)")
+    add_run_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
         "--path",
@@ -44,8 +42,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--symmetry", choices=SYMMETRIES, default="flips", help="flips (default) or none (every grid)")
     p.add_argument("--variant", default="nonogram", help="nonogram (default) or yesnogram: row clues count the runs "
                    "of 0s (the JSON then has \"variant\": \"yesnogram\")")  # fmt: skip
-    p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
-    p.add_argument("--fresh", action="store_true", help="discard this run's checkpoint and start over")
     p.add_argument("--depth", type=int, default=None, help="shards fix the clues of this many rows (default: automatic)")
     add_cluster_options(p)
     return p
@@ -54,29 +50,21 @@ def parser() -> argparse.ArgumentParser:
 def main(argv) -> int:
     """Entry point of ``stats``: parse, ``api.stats.run_stats``, print; returns the exit status."""
     args = parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         n, m = parse_size(args.size)
         out = run_stats(
             n, m, variant=args.variant, jobs=args.jobs, checkpoint_dir=args.checkpoint_dir, path=args.path,
             symmetry=args.symmetry, depth=args.depth, fresh=args.fresh, scheduler=args.scheduler,
             dask_local=args.dask_local, feedback=Feedback.command_line(args.quiet),
         )  # fmt: skip
-    except UsageError as err:
-        say(f"error: {err}")
-        return 2
-    except Stopped as stop:
-        return report_stop(stop)
-    except (CheckpointError, ClusterError) as err:
-        say(f"error: {err}")
-        return 1
-    except KeyboardInterrupt:
-        say("interrupted")
-        return 130
-    print(_json(out.measures, out.stats.variant) if args.json else format_table(out.measures), flush=True)
-    if not args.quiet:
-        what = "stats" if out.stats.variant == "nonogram" else f"{out.stats.variant} stats"
-        say(f"{n}x{m} {what} ({args.path}, {args.symmetry}): {out.seconds:.2f} s on {out.where}")
-    return 0
+        print(_json(out.measures, out.stats.variant) if args.json else format_table(out.measures), flush=True)
+        if not args.quiet:
+            what = "stats" if out.stats.variant == "nonogram" else f"{out.stats.variant} stats"
+            say(f"{n}x{m} {what} ({args.path}, {args.symmetry}): {out.seconds:.2f} s on {out.where}")
+        return 0
+
+    return exit_status(body)
 
 
 def _json(result, variant: str) -> str:

@@ -7,7 +7,9 @@ Everything the rest of the program does with a run goes through it:
 
 * identity — ``key`` (the checkpoint key: unchanged across releases; parsed
   back by ``from_key``), ``code_path`` (what makes two runs independent:
-  two runs of a size agree only if their code paths differ), ``kind``
+  two runs of a size agree only if their code paths differ), ``title``
+  (all three written from templates of the fields, ``KEY``, ``CODE_PATH``
+  and ``TITLE``, where the engine gives them), ``kind``
   (``"count"``: a shard's value is an int; ``"stats"``: a vector; the
   results layer records each kind in its own file);
 * shards — ``shards``, ``grids_per_shard`` (for progress and rates) and
@@ -45,20 +47,18 @@ VARIANT_KEY_PATTERN = "(" + "|".join(re.escape(s) for s in VARIANT_SUFFIX.values
 GROUP_SUFFIX = {"none": "all", "flips": "sym", "square": "d4"}
 
 
-def bits_key_pattern(name: str, groups) -> re.Pattern:
-    """The key pattern 'NxM-<name>V-sB-<group>[-yes]' of a layout sharded by index bits (``name`` '' for 'v')."""
-    return re.compile(rf"^(\d+)x(\d+)-{name or 'v'}(\d+)-s(\d+)-({'|'.join(GROUP_SUFFIX[g] for g in groups)})"
-                      + VARIANT_KEY_PATTERN + "$")  # fmt: skip
-
-
-def parse_bits_key(pattern: re.Pattern, key: str) -> tuple | None:
-    """(n, m, bits, group, version, variant) of a key that ``pattern`` (``bits_key_pattern``) matches, else None."""
-    match = pattern.match(key)
-    if not match:
-        return None
-    n, m, version, bits = map(int, match.groups()[:4])
-    group = {v: k for k, v in GROUP_SUFFIX.items()}[match.group(5)]
-    return n, m, bits, group, version, variant_of_suffix(match.group(6))
+def key_pattern(template: str, words: dict) -> re.Pattern:
+    """The pattern of the names ``template`` writes (``Layout.KEY``): each '{field}' a whole number, or one of the
+    words ``words[field]`` gives its values; then the family's suffix (VARIANT_SUFFIX), in the group 'variant'."""
+    parts = re.split(r"\{(\w+)\}", template)
+    pattern = "".join(
+        re.escape(part) if i % 2 == 0
+        else f"(?P<{part}>{'|'.join(map(re.escape, words[part].values()))})" if part in words
+        else rf"(?P<{part}>\d+)"
+        for i, part in enumerate(parts)
+    )  # fmt: skip
+    variant = "|".join(re.escape(s) for s in VARIANT_SUFFIX.values() if s)
+    return re.compile(f"^{pattern}(?P<variant>{variant})?$")
 
 
 def variant_of_suffix(suffix: str | None) -> str:
@@ -119,27 +119,65 @@ class Layout:
         """The count command's option naming the family: '' for nonograms, else ' --variant NAME'."""
         return f" --variant {self.variant}" if self.variant_suffix else ""
 
-    # --- identity (each engine defines key, code_path and from_key) ---
+    # --- identity: key, code_path and title, written from templates of the fields or by the engine ---
+
+    #: The layout's names as templates of its fields, each followed by the family's suffix (VARIANT_SUFFIX):
+    #: ``key`` (read back by ``from_key``), ``code_path`` and ``title``.  A field that ``WORDS`` names is written
+    #: as its word (``WORDS["symmetry"]["mirror"]``: 'mir'), the others as numbers.  An engine without a
+    #: ``KEY`` writes its names itself.
+    KEY: ClassVar[str] = ""
+    CODE_PATH: ClassVar[str] = ""
+    TITLE: ClassVar[str] = "{n}x{m}"
+    WORDS: ClassVar[dict] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._key_pattern = key_pattern(cls.KEY, cls.WORDS) if cls.KEY else None
+
+    def _written(self, template: str) -> str:
+        """``template`` (``KEY``, ``CODE_PATH``, ``TITLE``) with this layout's fields, and the family's suffix."""
+        fields = {}
+        for name in re.findall(r"\{(\w+)\}", template):
+            value = getattr(self, name)
+            fields[name] = self.WORDS[name][value] if name in self.WORDS else value
+        return template.format(**fields) + self.variant_suffix
 
     @property
-    def key(self) -> str:  # pragma: no cover - every engine defines it
+    def key(self) -> str:
         """The checkpoint key, e.g. '5x6-v1-s8-sym'."""
-        raise NotImplementedError
+        if not self.KEY:  # pragma: no cover - every engine has a KEY or its own key
+            raise NotImplementedError
+        return self._written(self.KEY)
 
     @property
-    def code_path(self) -> str:  # pragma: no cover
-        """What makes two runs independent, e.g. '5x6-sym'."""
-        raise NotImplementedError
+    def code_path(self) -> str:
+        """What makes two runs independent (not how they are sharded), e.g. '5x6-sym'."""
+        if not self.CODE_PATH:  # pragma: no cover
+            raise NotImplementedError
+        return self._written(self.CODE_PATH)
 
     @classmethod
-    def from_key(cls, key: str):  # pragma: no cover
+    def from_key(cls, key: str):
         """The layout named by ``key``, or None if the key is not this engine's."""
-        raise NotImplementedError
+        if cls._key_pattern is None:  # pragma: no cover
+            raise NotImplementedError
+        match = cls._key_pattern.match(key)
+        if not match:
+            return None
+        fields = {}
+        for name, text in match.groupdict().items():
+            if name == "variant":
+                fields[name] = variant_of_suffix(text)
+            elif name in cls.WORDS:
+                fields[name] = {word: value for value, word in cls.WORDS[name].items()}[text]
+            else:
+                fields[name] = int(text)
+        return cls(**fields)
 
     @property
     def title(self) -> str:
         """A short name for file names and messages, e.g. '7x7' or '2x20-thin-tab'."""
-        return f"{self.n}x{self.m}"
+        return self._written(self.TITLE)
 
     @property
     def options(self) -> str:
@@ -222,11 +260,25 @@ class Layout:
         """
         raise NotImplementedError
 
+    def shard_by_shard(self, progress=None) -> tuple:
+        """(total, 1): ``in_process`` of an engine without threads, every shard in turn on this one."""
+        total = 0
+        for shard in range(self.shards):
+            total += self.compute(shard)
+            if progress is not None:
+                progress((shard + 1) * self.grids_per_shard)
+        return total, 1
+
 
 class BitShards(Layout):
-    """A layout whose shard s is every enumeration index with top ``bits`` bits s: grid, tiny and gpu."""
+    """A layout whose shard s is every enumeration index with top ``bits`` bits s: grid, tiny and gpu.
+
+    Their keys are 'NxM-<engine>V-sB-<group>[-yes]' ('v' for the general kernel's engine), their groups
+    written as ``GROUP_SUFFIX`` says.
+    """
 
     bits: int
+    WORDS: ClassVar[dict] = {"symmetry": GROUP_SUFFIX}
 
     @property
     def shards(self) -> int:
@@ -237,3 +289,32 @@ class BitShards(Layout):
     def grids_per_shard(self) -> int:
         """Enumeration indices (grids) per shard."""
         return 1 << (self.n * self.m - self.bits)
+
+
+def default_shard_bits(n: int, m: int, grid_bits: int, least: int, most: int = MAX_CELLS) -> int:
+    """Shard bits of n×m sharded by index bits: about 2^grid_bits indices a shard, at least 2^least shards where
+    the size has that many indices, at most 2^most."""
+    cells = n * m
+    return min(cells, most, max(least, cells - grid_bits))
+
+
+def check_bits(n: int, m: int, bits: int, most: int) -> int:
+    """``bits``, or ValueError unless 0 <= bits <= min(n·m, most): shard bits of a layout sharded by index bits."""
+    if not 0 <= bits <= min(n * m, most):
+        raise ValueError(f"shard bits must be between 0 and {min(n * m, most)} for {n}x{m}, got {bits}")
+    return bits
+
+
+def variant_group(n: int, m: int, symmetry, variant: str) -> str:
+    """The group of a count of ``variant`` (``clues.VARIANTS``, checked by the caller) for a symmetry setting.
+
+    A nonogram's is ``symmetry_group``'s; a yesnogram's is the flips (auto)
+    or none: the transposition turns rows into columns, whose clues count
+    the other value, so the square's group does not keep the family.
+    """
+    if variant == "nonogram":
+        return symmetry_group(n, m, symmetry)
+    group = "flips" if symmetry in (True, "auto") else symmetry_group(n, m, symmetry)
+    if group == "square":
+        raise ValueError("a yesnogram's symmetry is flips or none, not square")
+    return group

@@ -29,6 +29,8 @@ STEPS_PLOT = "steps.png"
 #: The difficulty plot shows sizes with at least this many rows (thinner ones are nearly all 1-2 rounds).
 ROUNDS_PLOT_MIN_N = 3
 UNIQUE_BFILE = "b-unique-squares.txt"
+#: The uniquely solvable n×m table by antidiagonals, in the order and offset of OEIS A384764 (yesnograms: A385862).
+UNIQUE_TABLE_BFILE = "b-unique-table.txt"
 #: Text of results/README.md about what hand-made runs keep there (bench/, checkpoints/), described once here.
 HAND_RUNS_NOTE = """\
 * `bench/` — output of `scripts/bench.py` (`--out FILE`): throughput of the
@@ -159,6 +161,25 @@ def unique_square_terms(stat_rows) -> list:
     while (len(out), len(out)) in c:
         out.append((len(out), c[(len(out), len(out))]))
     return out
+
+
+def unique_antidiagonal_terms(stat_rows) -> list:
+    """[(k, A(n, m))] for k = 0, 1, ...: uniquely solvable n×m grids by antidiagonals n + m = 0, 1, ...,
+    n = 0 .. n + m within each (OEIS A384764's order, offset 0), up to the first antidiagonal with a size missing.
+
+    A(n, m) = A(m, n); a size with no cell (0×m) has its one empty grid, unique: 1, as ``stats`` computes it.
+    """
+    c = {}
+    for r in stat_rows:
+        c[(r.n, r.m)] = c[(r.m, r.n)] = r.unique
+    out = []
+    d = 0
+    while True:
+        diagonal = [(n, d - n) for n in range(d + 1)]
+        if any(n * m and (n, m) not in c for n, m in diagonal):
+            return out
+        out += [(len(out) + k, c.get((n, m), 1)) for k, (n, m) in enumerate(diagonal)]
+        d += 1
 
 
 def _stats_section(stat_rows, stat_runs, has_plot: bool, has_steps_plot: bool = False) -> str:
@@ -354,6 +375,9 @@ def _bfiles(rows, stat_rows, family: str, grids: str = "grids", where: str = "re
     if stat_rows:
         files[UNIQUE_BFILE] = bfile(unique_square_terms(stat_rows), f"uniquely solvable n x n {family} grids, n = 0, 1, ...")
         files[UNIQUE_BFILE] = files[UNIQUE_BFILE].replace("results/runs.csv", f"{where}/stats-runs.csv")
+        title = f"A(n,m): uniquely solvable n x m {grids}, by antidiagonals n+m = 0, 1, ... (n = 0..n+m), offset 0"
+        files[UNIQUE_TABLE_BFILE] = bfile(unique_antidiagonal_terms(stat_rows), title).replace(
+            "results/runs.csv", f"{where}/stats-runs.csv")
     return {name: text.replace("from results/runs.csv", f"from {where}/runs.csv") for name, text in files.items()}
 
 

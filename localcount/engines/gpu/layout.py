@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from ...clues import check_variant
 from ...lines import SPREAD_MAX_LEN, TABLE_MAX_LEN
-from ..base import GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key, symmetry_group
+from ..base import BitShards, check_bits, check_size, default_shard_bits, symmetry_group, variant_group
 
 #: Bump when a change to the GPU kernel could change a shard's count.
 GPU_VERSION = 1
@@ -26,14 +26,11 @@ SHARD_GRID_BITS = 32
 #: ... and there are at least 2^MIN_SHARD_BITS shards where the size has that many indices (progress, resume).
 MIN_SHARD_BITS = 4
 MAX_SHARD_BITS = 24
-_SUFFIX = GROUP_SUFFIX
-_KEY = bits_key_pattern("gpu", ("flips", "none", "square"))
 
 
 def default_bits(n: int, m: int) -> int:
     """Shard bits: about 2^SHARD_GRID_BITS indices per shard, at least 2^MIN_SHARD_BITS shards."""
-    cells = n * m
-    return min(cells, max(MIN_SHARD_BITS, cells - SHARD_GRID_BITS))
+    return default_shard_bits(n, m, SHARD_GRID_BITS, MIN_SHARD_BITS)
 
 
 @dataclass(frozen=True)
@@ -41,6 +38,9 @@ class GpuLayout(BitShards):
     """Everything that determines the count of each shard of the GPU engine."""
 
     method: ClassVar[str] = "gpu"
+    KEY: ClassVar[str] = "{n}x{m}-gpu{version}-s{bits}-{symmetry}"  # e.g. '6x6-gpu1-s4-d4'
+    CODE_PATH: ClassVar[str] = "{n}x{m}-gpu-{symmetry}"  # '6x6-gpu-d4': a GPU count and a CPU count are two paths
+    TITLE: ClassVar[str] = "{n}x{m}-gpu"
     #: Shards are computed in the process that holds the device, one at a time (``orchestration.runner``).
     in_parent: ClassVar[bool] = True
     n: int
@@ -58,40 +58,12 @@ class GpuLayout(BitShards):
         check_size(n, m)
         if max(n, m) > min(TABLE_MAX_LEN, SPREAD_MAX_LEN):
             raise ValueError(f"the gpu method needs lines of at most {TABLE_MAX_LEN} cells (line tables), not {max(n, m)}")
-        bits = default_bits(n, m) if bits is None else bits
-        if not 0 <= bits <= min(n * m, MAX_SHARD_BITS):
-            raise ValueError(f"shard bits must be between 0 and {min(n * m, MAX_SHARD_BITS)} for {n}x{m}, got {bits}")
-        if check_variant(variant) == "nonogram":
-            group = symmetry_group(n, m, symmetry)
-        else:
-            group = "flips" if symmetry in (True, "auto") else symmetry_group(n, m, symmetry)
-            if group == "square":
-                raise ValueError("a yesnogram's symmetry is flips or none, not square")
+        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, MAX_SHARD_BITS)
+        group = variant_group(n, m, symmetry, check_variant(variant))
         reason = available()
         if reason:
             raise ValueError(f"--method gpu: {reason}; {simulator_hint()}")
         return cls(n, m, bits, group, variant=variant)
-
-    @classmethod
-    def from_key(cls, key: str):
-        """The layout named by ``key``, or None."""
-        parsed = parse_bits_key(_KEY, key)
-        return None if parsed is None else cls(*parsed)
-
-    @property
-    def key(self) -> str:
-        """E.g. '6x6-gpu1-s4-d4' ('-yes' for yesnograms)."""
-        return f"{self.n}x{self.m}-gpu{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def code_path(self) -> str:
-        """E.g. '6x6-gpu-d4'."""
-        return f"{self.n}x{self.m}-gpu-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def title(self) -> str:
-        """E.g. '6x6-gpu'."""
-        return f"{self.n}x{self.m}-gpu{self.variant_suffix}"
 
     @property
     def options(self) -> str:
@@ -136,12 +108,7 @@ class GpuLayout(BitShards):
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, 1): every shard, one launch each, in this process."""
-        total = 0
-        for shard in range(self.shards):
-            total += self.compute(shard)
-            if progress is not None:
-                progress((shard + 1) * self.grids_per_shard)
-        return total, 1
+        return self.shard_by_shard(progress)
 
 
 def _simulated() -> bool:

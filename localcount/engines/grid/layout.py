@@ -20,10 +20,11 @@ No numba here: the kernels are imported when a shard is computed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
-from ..base import GROUP_IDS, GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key, symmetry_group
+from ..base import GROUP_IDS, BitShards, check_bits, check_size, default_shard_bits, variant_group
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -36,21 +37,20 @@ MIN_SHARD_BITS = 8
 DEFAULT_MAX_SHARD_BITS = 20
 #: --shard-bits may go up to this (the parent keeps a record per shard in memory).
 MAX_SHARD_BITS = 24
-#: Key suffix of each symmetry group (shard counts differ between groups).
-_SUFFIX = GROUP_SUFFIX
-_KEY = bits_key_pattern("", ("flips", "none", "square"))
 
 
 def default_bits(n: int, m: int) -> int:
     """Shard bits for a size: about 2^SHARD_GRID_BITS grids per shard, within the bounds above."""
-    cells = n * m
-    return min(cells, DEFAULT_MAX_SHARD_BITS, max(MIN_SHARD_BITS, cells - SHARD_GRID_BITS))
+    return default_shard_bits(n, m, SHARD_GRID_BITS, MIN_SHARD_BITS, DEFAULT_MAX_SHARD_BITS)
 
 
 @dataclass(frozen=True)
 class GridLayout(BitShards):
     """Everything that determines the count of each shard of the general kernel."""
 
+    KEY: ClassVar[str] = "{n}x{m}-v{version}-s{bits}-{symmetry}"  # e.g. '5x6-v1-s8-sym', '5x6-v1-s8-sym-yes'
+    CODE_PATH: ClassVar[str] = "{n}x{m}-{symmetry}"  # the orientation, group and family, not the shard bits
+    TITLE: ClassVar[str] = "{n}x{m}"  # '7x7', '5x6-yes'
     n: int
     m: int
     bits: int  # 2^bits shards
@@ -62,40 +62,12 @@ class GridLayout(BitShards):
     def make(cls, n: int, m: int, bits: int | None = None, symmetry=True, variant: str = "nonogram") -> GridLayout:
         """The checked layout of n×m with 2^bits shards (default: ``default_bits``); ``symmetry`` as for ``count.count``."""
         check_size(n, m)
-        if bits is None:
-            bits = default_bits(n, m)
-        if not 0 <= bits <= min(n * m, MAX_SHARD_BITS):
-            raise ValueError(f"shard bits must be between 0 and {min(n * m, MAX_SHARD_BITS)} for {n}x{m}, got {bits}")
-        if check_variant(variant) == "nonogram":
-            return cls(n, m, bits, symmetry_group(n, m, symmetry))
-        group = "flips" if symmetry in (True, "auto") else symmetry_group(n, m, symmetry)
-        if group == "square":
-            raise ValueError("a yesnogram's symmetry is flips or none, not square (module doc)")
-        if m > TABLE_MAX_LEN and n * m:
+        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, MAX_SHARD_BITS)
+        group = variant_group(n, m, symmetry, check_variant(variant))
+        if variant != "nonogram" and m > TABLE_MAX_LEN and n * m:
             raise ValueError(f"yesnogram rows of more than {TABLE_MAX_LEN} cells need the line solver; count {m}x{n}: "
                              f"the same number (a grid is solvable iff its complement-transpose is)")  # fmt: skip
         return cls(n, m, bits, group, variant=variant)
-
-    @classmethod
-    def from_key(cls, key: str):
-        """The layout named by ``key``, or None."""
-        parsed = parse_bits_key(_KEY, key)
-        return None if parsed is None else cls(*parsed)
-
-    @property
-    def key(self) -> str:
-        """Name of the layout, used for checkpoint files: e.g. '5x6-v1-s8-sym' ('5x6-v1-s8-sym-yes')."""
-        return f"{self.n}x{self.m}-v{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def code_path(self) -> str:
-        """What makes two runs independent (orientation and group, not shard bits): e.g. '5x6-sym'."""
-        return f"{self.n}x{self.m}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def title(self) -> str:
-        """E.g. '7x7' or '5x6-yes'."""
-        return f"{self.n}x{self.m}{self.variant_suffix}"
 
     @property
     def options(self) -> str:

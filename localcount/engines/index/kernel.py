@@ -20,42 +20,47 @@ from numba import njit, prange
 from ...lines.bits import _mask
 
 
+@njit(cache=True, inline="always")
+def _half(lines, count, length, tab, spread, K, other):
+    """One half: each of ``count`` lines of ``length`` cells (true cells ``lines[i]``) updated from its table.
+
+    ``K`` is the known mask in this direction's layout, ``other`` in the crossing one; returns (K, other,
+    the cells it learnt, or-ed over the lines: 0 if it learnt none).
+    """
+    mask = _mask(length)
+    shift = np.uint64(length)
+    learnt = np.uint64(0)
+    for i in range(count):
+        sh = np.uint64(i * length)
+        k = (K >> sh) & mask
+        new = np.uint64(tab[(lines[i] << shift) | k]) & ~k
+        if new:
+            K |= new << sh
+            other |= spread[i, new]
+            learnt |= new
+    return K, other, learnt
+
+
 @njit(cache=True)
 def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
     """0 if local logic does not solve the grid (rows ``rows``, columns ``cols``), else 1 + its steps."""
     full = _mask(n * m)
-    mask_m = _mask(m)
-    mask_n = _mask(n)
-    mm = np.uint64(m)
-    nn = np.uint64(n)
     KR = np.uint64(0)  # known cells, bit r*m + c
     KC = np.uint64(0)  # the same, bit c*n + r
-    half = 0
+    half = 1  # odd halves update the rows, even ones the columns
     while True:
-        half += 1
-        learnt = np.uint64(0)
-        if half & 1:
-            for r in range(n):
-                sh = np.uint64(r * m)
-                k = (KR >> sh) & mask_m
-                new = np.uint64(rtab[(rows[r] << mm) | k]) & ~k
-                if new:
-                    KR |= new << sh
-                    KC |= rspread[r, new]
-                    learnt |= new
-        else:
-            for c in range(m):
-                sh = np.uint64(c * n)
-                k = (KC >> sh) & mask_n
-                new = np.uint64(ctab[(cols[c] << nn) | k]) & ~k
-                if new:
-                    KC |= new << sh
-                    KR |= cspread[c, new]
-                    learnt |= new
+        KR, KC, learnt = _half(rows, n, m, rtab, rspread, KR, KC)
         if KR == full:
             return half + 1
         if learnt == 0 and half > 1:
             return 0
+        half += 1
+        KC, KR, learnt = _half(cols, m, n, ctab, cspread, KC, KR)
+        if KR == full:
+            return half + 1
+        if learnt == 0:
+            return 0
+        half += 1
 
 
 @njit(cache=True)
@@ -73,23 +78,30 @@ def _load(g, n, m, rev, rspread, rows, cols):
 
 
 @njit(cache=True)
-def _codes_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, out):
-    """``out[j]`` = the code of grid g0 + j for j < count."""
+def _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist, out):
+    """The codes of grids g0 .. g0 + count - 1: added into hist[code], or written to out[j] if out is not empty."""
+    write = len(out) > 0
     rows = np.zeros(max(n, 1), np.uint64)
     cols = np.zeros(max(m, 1), np.uint64)
     for j in range(count):
         _load(np.uint64(g0 + j), n, m, rev, rspread, rows, cols)
-        out[j] = _code(rows, cols, n, m, rtab, ctab, rspread, cspread)
+        code = _code(rows, cols, n, m, rtab, ctab, rspread, cspread)
+        if write:
+            out[j] = code
+        else:
+            hist[code] += 1
+
+
+@njit(cache=True)
+def _codes_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, out):
+    """``out[j]`` = the code of grid g0 + j for j < count."""
+    _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, np.zeros(1, np.int64), out)
 
 
 @njit(cache=True)
 def _hist_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist):
     """Add 1 to ``hist[code]`` for each grid g0 .. g0 + count - 1."""
-    rows = np.zeros(max(n, 1), np.uint64)
-    cols = np.zeros(max(m, 1), np.uint64)
-    for j in range(count):
-        _load(np.uint64(g0 + j), n, m, rev, rspread, rows, cols)
-        hist[_code(rows, cols, n, m, rtab, ctab, rspread, cspread)] += 1
+    _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist, np.zeros(0, np.int8))
 
 
 @njit(cache=True, parallel=True)

@@ -19,12 +19,11 @@ the family too.  No numba here.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import VARIANT_KEY_PATTERN, Layout, variant_of_suffix
+from ..base import Layout
 from .prepare import check_index_size
 
 #: Bump when a change to the numbering kernels could change a shard's value.
@@ -40,8 +39,6 @@ MAX_KEY_BITS = 20
 SHARD_GRID_BITS = 26
 #: ... and there are at least 2^MIN_SHARD_BITS shards where there are that many blocks.
 MIN_SHARD_BITS = 5
-_SUFFIX = {"mirror": "mir", "none": "all"}
-_KEY = re.compile(r"^(\d+)x(\d+)-index(\d+)-r(\d+)-s(\d+)-(mir|all)" + VARIANT_KEY_PATTERN + "$")
 
 
 def default_rows(n: int, m: int) -> int:
@@ -80,6 +77,10 @@ class IndexLayout(Layout):
 
     kind: ClassVar[str] = "index"
     method: ClassVar[str] = "index"
+    KEY: ClassVar[str] = "{n}x{m}-index{version}-r{rows}-s{bits}-{symmetry}"  # e.g. '6x6-index1-r2-s10-mir'
+    CODE_PATH: ClassVar[str] = "{n}x{m}-index-{symmetry}"  # '6x6-index-mir'
+    TITLE: ClassVar[str] = "{n}x{m}-index"
+    WORDS: ClassVar[dict] = {"symmetry": {"mirror": "mir", "none": "all"}}
     n: int
     m: int
     rows: int  # the top rows that name a block
@@ -93,8 +94,8 @@ class IndexLayout(Layout):
              variant: str = "nonogram") -> IndexLayout:  # fmt: skip
         """A checked layout (defaults: ``default_rows``, ``default_bits``); ValueError if n×m cannot be numbered."""
         check_index_size(n, m)
-        if symmetry not in _SUFFIX:
-            raise ValueError(f"index symmetry must be one of {', '.join(_SUFFIX)}, got {symmetry!r}")
+        if symmetry not in cls.WORDS["symmetry"]:
+            raise ValueError(f"index symmetry must be one of {', '.join(cls.WORDS['symmetry'])}, got {symmetry!r}")
         rows = default_rows(n, m) if rows is None else rows
         if not 0 <= rows <= n:
             raise ValueError(f"rows must be between 0 and {n}, got {rows}")
@@ -102,31 +103,6 @@ class IndexLayout(Layout):
         if not 0 <= bits <= rows * m:
             raise ValueError(f"shard bits must be between 0 and {rows * m} for {rows} rows of {m}, got {bits}")
         return cls(n, m, rows, bits, symmetry, variant=check_variant(variant))
-
-    @classmethod
-    def from_key(cls, key: str):
-        """The IndexLayout named by ``key``, or None."""
-        match = _KEY.match(key)
-        if not match:
-            return None
-        n, m, version, rows, bits, suffix, yes = match.groups()
-        group = {v: k for k, v in _SUFFIX.items()}[suffix]
-        return cls(int(n), int(m), int(rows), int(bits), group, int(version), variant_of_suffix(yes))
-
-    @property
-    def key(self) -> str:
-        """E.g. '6x6-index1-r2-s10-mir' ('-yes' for yesnograms)."""
-        return f"{self.n}x{self.m}-index{self.version}-r{self.rows}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def code_path(self) -> str:
-        """E.g. '6x6-index-mir'."""
-        return f"{self.n}x{self.m}-index-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def title(self) -> str:
-        """E.g. '6x6-index'."""
-        return f"{self.n}x{self.m}-index{self.variant_suffix}"
 
     # --- blocks and shards ---
 

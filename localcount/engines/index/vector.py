@@ -30,24 +30,27 @@ def codes(n: int, m: int, g0: int, count: int, variant: str = "nonogram") -> np.
     half = 0
     while len(alive):
         half += 1
-        learnt = np.zeros(len(alive), np.int64)
         if half % 2:
-            for r in range(n):
-                k = (known_r >> (r * m)) & mask_m
-                new = rtab[(rows[r] << m) | k] & ~k
-                known_r |= new << (r * m)
-                known_c |= rspread[r][new]
-                learnt |= new
+            learnt = _half(rows, m, rtab, rspread, known_r, known_c)
         else:
-            for c in range(m):
-                k = (known_c >> (c * n)) & mask_n
-                new = ctab[(cols[c] << n) | k] & ~k
-                known_c |= new << (c * n)
-                known_r |= cspread[c][new]
-                learnt |= new
+            learnt = _half(cols, n, ctab, cspread, known_c, known_r)
         solved = known_r == full
         out[alive[solved]] = half + 1
         keep = ~solved & ((learnt != 0) | (half == 1))
         alive, known_r, known_c = alive[keep], known_r[keep], known_c[keep]
         rows, cols = [x[keep] for x in rows], [x[keep] for x in cols]
     return out
+
+
+def _half(lines, length: int, tab, spread, known, crossing):
+    """One half on arrays: each line of one direction (``lines``, of ``length`` cells) updated from its table, in
+    place (``known`` in this direction's layout, ``crossing`` in the other's); the cells it learnt, by grid."""
+    mask = (1 << length) - 1
+    learnt = np.zeros(len(known), np.int64)
+    for i, line in enumerate(lines):
+        k = (known >> (i * length)) & mask
+        new = tab[(line << length) | k] & ~k
+        known |= new << (i * length)
+        crossing |= spread[i][new]
+        learnt |= new
+    return learnt

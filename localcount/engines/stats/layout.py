@@ -20,6 +20,8 @@ from .measures import Stats, format_json, from_vector, width
 #: 2: the step histogram (version 1 vectors, without it, still read); 3: the generated lockstep kernel
 #: (``specialize``), whose shards weigh whole clue tuples (version 2 checkpoints still resume, on version 2's kernel).
 STATS_VERSION = 3
+#: Shards timed by ``estimate_one_core``.
+ESTIMATE_SHARDS = 48
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)" + VARIANT_KEY_PATTERN + "$")
@@ -155,6 +157,23 @@ class StatsLayout(Layout):
         rows = self.m if self.path == "transposed" else self.n
         for threaded in (False, True) if parallel else (False,):
             stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, threaded, self.variant, self.version)
+
+    def estimate_one_core(self) -> float:
+        """Expected seconds of the whole layout on one core (compile excluded): ESTIMATE_SHARDS random shards timed."""
+        import time
+
+        import numpy as np
+
+        from .enumeration import stats_shards
+
+        if self.n * self.m == 0:
+            return 0.0
+        sample = np.random.default_rng(1).choice(self.shards, size=min(ESTIMATE_SHARDS, self.shards), replace=False)
+        args = (self.path, self.symmetry, self.depth, False, self.variant, self.version)
+        stats_shards(self.n, self.m, sample[:1], *args)  # compile or load the kernel first
+        start = time.perf_counter()
+        stats_shards(self.n, self.m, sample, *args)
+        return (time.perf_counter() - start) * self.shards / len(sample)
 
     def solvable(self, total) -> int:
         """The locally solvable grids of the enumeration."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...clues import check_variant
-from ..base import GROUP_SUFFIX, BitShards, bits_key_pattern, check_size, parse_bits_key
+from ..base import GROUP_SUFFIX, BitShards, check_bits, check_size
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
@@ -23,9 +23,6 @@ MAX_CELLS = 20
 #: ... and lines up to this long: their table (4^L entries) builds in milliseconds (4^13 takes seconds);
 #: a single row or column may be longer (its one-cell crossing lines decide it; the long table is never built).
 MAX_LINE = 10
-#: Key suffix of each symmetry group.
-_SUFFIX = {g: GROUP_SUFFIX[g] for g in ("none", "flips")}
-_KEY = bits_key_pattern("tiny", _SUFFIX)
 
 
 def takes(n: int, m: int) -> bool:
@@ -47,6 +44,10 @@ class TinyLayout(BitShards):
     MAX_CELLS: ClassVar[int] = MAX_CELLS
     MAX_LINE: ClassVar[int] = MAX_LINE
     takes: ClassVar = staticmethod(takes)
+    KEY: ClassVar[str] = "{n}x{m}-tiny{version}-s{bits}-{symmetry}"  # e.g. '4x4-tiny1-s0-sym'
+    CODE_PATH: ClassVar[str] = "{n}x{m}-tiny-{symmetry}"  # '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)
+    TITLE: ClassVar[str] = "{n}x{m}-tiny"
+    WORDS: ClassVar[dict] = {"symmetry": {g: GROUP_SUFFIX[g] for g in ("none", "flips")}}
 
     @classmethod
     def make(cls, n: int, m: int, bits: int | None = None, symmetry="flips", variant: str = "nonogram") -> TinyLayout:
@@ -57,33 +58,10 @@ class TinyLayout(BitShards):
                 f"the tiny method takes sizes of at most {MAX_CELLS} cells whose lines have at most {MAX_LINE} cells "
                 f"(or a single row or column), not {n}x{m}"
             )
-        bits = 0 if bits is None else bits
-        if not 0 <= bits <= n * m:
-            raise ValueError(f"shard bits must be between 0 and {n * m} for {n}x{m}, got {bits}")
-        if symmetry not in _SUFFIX:
+        bits = check_bits(n, m, 0 if bits is None else bits, n * m)
+        if symmetry not in cls.WORDS["symmetry"]:
             raise ValueError(f"the tiny method's symmetry is flips or none, not {symmetry}")
         return cls(n, m, bits, symmetry, variant=check_variant(variant))
-
-    @classmethod
-    def from_key(cls, key: str):
-        """The layout named by ``key``, or None."""
-        parsed = parse_bits_key(_KEY, key)
-        return None if parsed is None else cls(*parsed)
-
-    @property
-    def key(self) -> str:
-        """E.g. '4x4-tiny1-s0-sym' ('4x4-tiny1-s0-sym-yes' for yesnograms)."""
-        return f"{self.n}x{self.m}-tiny{self.version}-s{self.bits}-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def code_path(self) -> str:
-        """E.g. '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)."""
-        return f"{self.n}x{self.m}-tiny-{_SUFFIX[self.symmetry]}{self.variant_suffix}"
-
-    @property
-    def title(self) -> str:
-        """E.g. '4x4-tiny'."""
-        return f"{self.n}x{self.m}-tiny{self.variant_suffix}"
 
     @property
     def options(self) -> str:
@@ -104,12 +82,7 @@ class TinyLayout(BitShards):
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, 1): every shard in this process."""
-        total = 0
-        for shard in range(self.shards):
-            total += self.compute(shard)
-            if progress is not None:
-                progress((shard + 1) * self.grids_per_shard)
-        return total, 1
+        return self.shard_by_shard(progress)
 
     def shard_work(self):
         """Grids propagated per shard: all of them, or about a quarter with the flips."""

@@ -137,65 +137,65 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     """
     n, m = board.n, board.m
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
-    row_full, col_full = (1 << m) - 1, (1 << n) - 1
-    rows_todo = col_full if rows is None else sum(1 << r for r in set(rows))  # bit r: row r to update
-    cols_todo = row_full if cols is None else sum(1 << c for c in set(cols))
+    rows_todo = (1 << n) - 1 if rows is None else sum(1 << r for r in set(rows))  # bit r: row r to update
+    cols_todo = (1 << m) - 1 if cols is None else sum(1 << c for c in set(cols))
     known = board.known
-    options = line_options
-    yes = board.yes
+    row_cells = None if steps is None else (lambda r, x: x << (r * m))
+    col_cells = None if steps is None else (lambda c, x: sum(1 << (r * m + c) for r in bit_positions(x)))
     try:
         while rows_todo or cols_todo:
-            todo, rows_todo = rows_todo, 0
-            while todo:  # the rows, in order
-                low = todo & -todo
-                todo ^= low
-                r = low.bit_length() - 1
-                clue = row_clues[r]
-                if yes:  # the complemented row is a nonogram row: its 1s are our 0s
-                    can1, can0 = options(clue, m, rows0[r], rows1[r])
-                else:
-                    can0, can1 = options(clue, m, rows1[r], rows0[r])
-                if (can0 | can1) != row_full if m else any(clue):
-                    return f"row {r + 1}"
-                new1, new0 = can1 & ~can0 & ~rows1[r], can0 & ~can1 & ~rows0[r]
-                if new1 or new0:
-                    rows1[r] |= new1
-                    rows0[r] |= new0
-                    new = new1 | new0
-                    cols_todo |= new
-                    known += new.bit_count()
-                    _mark(cols1, new1, low)
-                    _mark(cols0, new0, low)
-                    if steps is not None:
-                        steps.append(Step(f"row {r + 1}", new1 << (r * m), new0 << (r * m)))
+            bad, crossing, learnt = _pass(rows_todo, row_clues, m, rows1, rows0, cols1, cols0, board.yes, "row", row_cells, steps)
+            rows_todo, cols_todo, known = 0, cols_todo | crossing, known + learnt
+            if bad:
+                return bad
             if halves is not None:
                 halves.append(known)
-            todo, cols_todo = cols_todo, 0
-            while todo:  # the columns, in order
-                low = todo & -todo
-                todo ^= low
-                c = low.bit_length() - 1
-                clue = col_clues[c]
-                can0, can1 = options(clue, n, cols1[c], cols0[c])
-                if (can0 | can1) != col_full if n else any(clue):
-                    return f"column {c + 1}"
-                new1, new0 = can1 & ~can0 & ~cols1[c], can0 & ~can1 & ~cols0[c]
-                if new1 or new0:
-                    cols1[c] |= new1
-                    cols0[c] |= new0
-                    rows_todo |= new1 | new0
-                    known += (new1 | new0).bit_count()
-                    if steps is not None:
-                        steps.append(
-                            Step(f"column {c + 1}", sum(1 << (r * m + c) for r in bit_positions(new1)), sum(1 << (r * m + c) for r in bit_positions(new0)))
-                        )
-                    _mark(rows1, new1, low)
-                    _mark(rows0, new0, low)
+            bad, crossing, learnt = _pass(cols_todo, col_clues, n, cols1, cols0, rows1, rows0, False, "column", col_cells, steps)
+            cols_todo, rows_todo, known = 0, rows_todo | crossing, known + learnt
+            if bad:
+                return bad
             if halves is not None:
                 halves.append(known)
     finally:
         board.known = known
     return None
+
+
+def _pass(todo: int, clues, length: int, ones: list, zeros: list, cross_ones: list, cross_zeros: list, complemented: bool,
+          kind: str, cells, steps: list | None) -> tuple:  # fmt: skip
+    """One pass of ``settle`` over the lines of one direction in ``todo`` (bit i: line i), in order, in place.
+
+    ``ones``/``zeros``: the lines' known filled and empty cells (bit j: cell j), ``cross_ones``/``cross_zeros``
+    the crossing lines'; ``complemented``: the lines are a yesnogram's rows (module doc); ``cells(i, x)`` is
+    line i's cells x as a Grid mask, for ``steps``.  Returns (the line ("row 3") that has no fitting pattern,
+    or None; the crossing lines whose cells it decided, as bits; how many cells it decided).
+    """
+    full = (1 << length) - 1
+    options = line_options
+    crossing = learnt = 0
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        i = low.bit_length() - 1
+        clue = clues[i]
+        if complemented:  # the complemented row is a nonogram row: its 1s are our 0s
+            can1, can0 = options(clue, length, zeros[i], ones[i])
+        else:
+            can0, can1 = options(clue, length, ones[i], zeros[i])
+        if (can0 | can1) != full if length else any(clue):
+            return f"{kind} {i + 1}", crossing, learnt
+        new1, new0 = can1 & ~can0 & ~ones[i], can0 & ~can1 & ~zeros[i]
+        if new1 or new0:
+            ones[i] |= new1
+            zeros[i] |= new0
+            new = new1 | new0
+            crossing |= new
+            learnt += new.bit_count()
+            _mark(cross_ones, new1, low)
+            _mark(cross_zeros, new0, low)
+            if steps is not None:
+                steps.append(Step(f"{kind} {i + 1}", cells(i, new1), cells(i, new0)))
+    return None, crossing, learnt
 
 
 @dataclass(frozen=True)
