@@ -96,3 +96,23 @@ def test_the_generated_source_names_its_size():
     assert "3x4, columns first" in src and "_tuple_weight_full" in src
     with pytest.raises(ValueError):
         specialize.source(3, 4, 5, "diagonal")
+
+
+def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
+    from localcount.api import counting
+    from localcount.util.errors import UsageError
+
+    class Huge:  # a stats layout of 7x7 estimated at three years
+        n = m = 7
+        kind = "stats"
+        in_parent = False
+
+        def warm(self, parallel=False):
+            pass
+
+        def estimate_one_core(self):
+            return 3 * 365 * 86400.0
+
+    with pytest.raises(UsageError) as err:
+        counting.enumerate_layout(lambda n, m, checkpointed: Huge(), 7, 7, jobs=1)
+    assert "a day here does about 2^38 grids, e.g. 6x6" in str(err.value) and "--shard" not in str(err.value)

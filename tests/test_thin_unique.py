@@ -149,3 +149,41 @@ def test_the_module_imports_only_its_layer():
     project = {name for name in imported if name.startswith("localcount")}
     assert project <= {"localcount.clues", "localcount.lines", "localcount.util"}
     assert "numba" not in imported
+
+
+# --- through the API and the command line -------------------------------------------------------------------
+
+def test_the_api_takes_the_walk_where_the_enumeration_ends():
+    import localcount as lc
+
+    assert lc.unique(2, 20) == unique_2xm(20) == lc.unique(20, 2, variant="yesnogram")
+    assert lc.unique(2, 6) == lc.unique(2, 6, method="thin") == lc.stats(2, 6).unique  # both methods
+    with pytest.raises(lc.UsageError, match="at most 2 cells"):
+        lc.unique(3, 20, method="thin")
+    with pytest.raises(lc.UsageError, match="method must be"):
+        lc.unique(2, 3, method="guess")
+
+
+def test_stats_of_a_long_thin_size_prints_the_unique_count_alone():
+    import json
+
+    from incli import cli
+
+    status, out, err = cli("stats", "2", "20")
+    assert status == 0 and f" {unique_2xm(20)} " in out and "only these" in out and "thin" in err
+    status, out, _ = cli("stats", "20", "2", "--json", "--variant", "yesnogram", "--quiet")
+    assert status == 0 and json.loads(out) == {"variant": "yesnogram", "n": 20, "m": 2, "grids": 1 << 40,
+                                               "unique": unique_2xm(20), "method": "thin"}  # fmt: skip
+
+
+@pytest.mark.parametrize("args,says", [
+    (("stats", "3", "20", "--method", "thin"), "at most 2 cells, not 3x20"),
+    (("stats", "14", "2", "--method", "enumeration"), "the largest with a side of 2 is 2x13; a side of 1 or 2"),
+    (("stats", "3", "14"), "the largest with a side of 3 is 3x13"),
+    (("stats", "7"), "the largest square within reach is 6x6"),
+])  # fmt: skip
+def test_sizes_past_a_methods_reach_are_one_line_naming_what_it_does(args, says):
+    from incli import cli
+
+    status, out, err = cli(*args)
+    assert status == 2 and out == "" and says in err and err.count("\n") == 1

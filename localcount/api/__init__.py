@@ -2,7 +2,8 @@
 
 * ``counting`` — ``count`` (one number) and ``run_count`` (how the run went): sharded, resumable, the
   command line's keys and files;
-* ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``);
+* ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``); ``unique``: the
+  uniquely solvable count alone, for 2×m to m = 30 and past it by a walk along the columns;
 * ``known`` — ``known``: a recorded count with its provenance and the size's recorded ``Stats``, from the
   tables the package ships;
 * ``puzzles`` — ``Puzzle`` (read, parse, write, solve, explain, difficulty, pictures) and ``Solution``;
@@ -30,7 +31,7 @@ from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
 from .making import design, generate
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution, examples_list as examples
-from .stats import Stats, stats
+from .stats import Stats, stats, unique
 
 #: Errors of long runs and of making puzzles, imported when first asked for (``localcount.Stopped``, ...).
 _LAZY = {
@@ -42,7 +43,7 @@ _LAZY = {
 }
 
 __all__ = [
-    "count", "run_count", "CountRun", "stats", "Stats", "known", "Known", "Puzzle", "Solution", "Explanation",
+    "count", "run_count", "CountRun", "stats", "Stats", "unique", "known", "Known", "Puzzle", "Solution", "Explanation",
     "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError", "nth", "rank", "iter_puzzles",
     "Numbered", "NotNumbered",
 ]  # fmt: skip (and the names of _LAZY, left out so that a star import stays light)

@@ -17,6 +17,7 @@ shard is kept, the same call resumes).  Nothing is printed on stdout.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -223,16 +224,25 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
         est = None if one_core is None else one_core / jobs
         long = est is None or est >= CHECKPOINT_SECONDS
     if est is not None and est > REFUSE_SECONDS and not (force or group or dask):
+        pieces = "count it in pieces with --shard K/N on many machines, " if lay.kind == "count" else "run it "
         raise UsageError(
             f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est)} on {jobs} "
-            "processes, more than a year: count it in pieces with --shard K/N on many machines, on a Dask "
-            "cluster with --scheduler ADDRESS, or start anyway with --force"
+            f"processes, more than a year ({_day_reach(lay, est)}): {pieces}on a Dask cluster with --scheduler "
+            "ADDRESS, or start anyway with --force"
         )
     if checkpointed or long:
         return _run_sharded(lay, group or (0, 1), jobs, est, directory, fresh, dask, feedback)
     with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), feedback.quiet):
         lay.warm(parallel=True)
     return _run_in_process(lay, jobs, est, feedback)
+
+
+def _day_reach(lay, est: float) -> str:
+    """What a day does at the estimated rate: 'a day here does about 2^k grids, e.g. AxB' (the squarest size of at
+    most k cells)."""
+    cells = max(1, lay.n * lay.m - max(0, math.ceil(math.log2(est / 86400))))
+    n = math.isqrt(cells)
+    return f"a day here does about 2^{cells} grids, e.g. {n}x{cells // n}"
 
 
 def _announce(lay, est, jobs: int, feedback: Feedback, fraction: float = 1.0, what: str = "threads") -> None:

@@ -126,3 +126,48 @@ def run_stats(
     measures = out.layout.finish(out.total)
     return StatsRun(Stats.of(measures, out.layout.variant), measures, out.seconds, f"{out.workers} {out.what}",
                     out.shards - out.computed, out.shards, out.checkpoint)  # fmt: skip
+
+
+#: ``unique``'s methods: the stats enumeration, the column walk of thin sizes (a side of at most THIN_SIDE cells).
+UNIQUE_METHODS = ("auto", "enumeration", "thin")
+THIN_SIDE = 2
+
+
+def unique_method(n: int, m: int, method: str = "auto") -> str:
+    """Which method counts the uniquely solvable n×m grids: auto takes the thin walk for a side of at most
+    THIN_SIDE cells whose other side is past the enumeration's line tables, else the enumeration."""
+    from ..lines import TABLE_MAX_LEN
+    from ..util.errors import UsageError
+
+    if method not in UNIQUE_METHODS:
+        raise UsageError(f"method must be one of {', '.join(UNIQUE_METHODS)}, got {method!r}")
+    if method == "auto":
+        return "thin" if min(n, m) <= THIN_SIDE and max(n, m) > TABLE_MAX_LEN else "enumeration"
+    if method == "thin" and min(n, m) > THIN_SIDE:
+        raise UsageError(f"the thin method counts sizes with a side of at most {THIN_SIDE} cells, not {n}x{m}")
+    return method
+
+
+def unique(n: int, m: int | None = None, *, variant: str = "nonogram", method: str = "auto", **options) -> int:
+    """The uniquely solvable n×m grids (n alone: a square): no other grid has their row and column clues.
+
+    ``method``: "thin" walks the columns of a 2×m (m×2, 1×m) size over the would-be twins
+    (``engines.thin.unique``: 2×30 in minutes, with no other measure), "enumeration" is ``stats``' (every
+    measure, options as ``run_stats``'s), "auto" the thin walk where the enumeration's tables end.
+
+    >>> unique(2, 5), unique(2, 18)
+    (816, 40164144690)
+    """
+    from ..clues import check_variant
+    from ..util.errors import usage_errors
+    from .counting import size
+
+    n, m = size(n, m)
+    with usage_errors():
+        check_variant(variant)
+    if unique_method(n, m, method) == "thin":
+        from ..engines.thin.unique import unique_thin
+
+        with usage_errors():
+            return unique_thin(n, m, variant)
+    return run_stats(n, m, variant=variant, **options).stats.unique

@@ -59,7 +59,9 @@ def check_stats_size(n: int, m: int) -> None:
     """Raise ValueError unless ``stats`` supports n×m (either orientation must fit)."""
     check_size(n, m)
     if max(n, m) > TABLE_MAX_LEN:
-        raise ValueError(f"stats needs lines of at most {TABLE_MAX_LEN} cells (line tables); {n}x{m} has {max(n, m)}")
+        thin = "; a side of 1 or 2 cells: the uniquely solvable count alone with --method thin" if min(n, m) <= 2 else ""
+        raise ValueError(f"stats enumerates lines of at most {TABLE_MAX_LEN} cells (line tables); {n}x{m} has "
+                         f"{max(n, m)}: the largest with a side of {min(n, m)} is {min(n, m)}x{TABLE_MAX_LEN}{thin}")  # fmt: skip
 
 
 @functools.lru_cache(maxsize=8)
@@ -86,7 +88,11 @@ def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
         raise ValueError(f"{n}x{m}: column-clue keys ({base}^{m}) do not fit in 63 bits")
     max_group = int(counts.max()) ** n
     if max_group > MAX_GROUP:
-        raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than {MAX_GROUP}; try the transposed path")
+        fits = n != m and max(n, m) <= TABLE_MAX_LEN and _largest_group(m, n) <= MAX_GROUP
+        other = f"; the transposed path ({m}x{n} by rows) fits: --path transposed" if fits else ""
+        k = _largest_square()
+        raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than the {MAX_GROUP} a kernel sorts at "
+                         f"once (the largest square within reach is {k}x{k}){other}")  # fmt: skip
     tables = (row_table(m, variant), line_table(n), spread_table(n, m), spread_table(m, n))
     return Prepared(n, m, pat_start, order.astype(np.uint64), rev, cid_n, base, max_group, tables)
 
@@ -94,6 +100,19 @@ def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
 def default_version(n: int, m: int) -> int:
     """The kernel version a new run of n×m uses: 3 (generated per size) from SPECIALIZE_MIN_CELLS cells, else 2."""
     return 3 if n * m >= SPECIALIZE_MIN_CELLS else 2
+
+
+def _largest_group(n: int, m: int) -> int:
+    """Grids in the largest row-clue group of n×m: the most patterns of any m-cell clue, to the n-th power."""
+    return int(np.bincount(clue_ids(m)).max()) ** n
+
+
+def _largest_square() -> int:
+    """The largest k whose k×k groups fit MAX_GROUP (6)."""
+    k = 1
+    while k < TABLE_MAX_LEN and _largest_group(k + 1, k + 1) <= MAX_GROUP:
+        k += 1
+    return k
 
 
 def oriented(n: int, m: int, path: str) -> tuple:
