@@ -145,7 +145,7 @@ def test_cli_table_json_and_bad_input():
     res = run_cli(4, 3, "--json", "--path", "transposed")
     assert res.returncode == 0
     assert json.loads(res.stdout) == json.loads(M.format_json(S.stats(4, 3)))
-    for bad, message in (("x", "whole number"), ("14 2", "at most 13 cells"), ("2 2 2", "one or two numbers")):
+    for bad, message in (("x", "whole number"), ("14 3", "at most 13 cells"), ("2 2 2", "one or two numbers")):
         res = run_cli(*bad.split())
         assert res.returncode == 2 and message in res.stderr and not res.stdout
 

@@ -48,19 +48,17 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
         raise ValueError(f"shards must be between 0 and {total - 1}")
     if version == 3:
         mod = specialize.module(rows, cols, prep.base, "columns" if cols_first else "rows")
+        one, many = mod.stats_shard, mod.stats_shards
         args = (depth, SYMMETRIES[symmetry], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
-        if parallel:
-            return mod.stats_shards(arr, *args, out_width)
-        out = np.zeros((len(arr), out_width), np.int64)
-        for i, s in enumerate(arr):
-            mod.stats_shard(s, *args, out[i])
-        return out
-    args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.base, prep.max_group, *prep.tables)
+    else:
+        one, many = kernel._stats_shard, kernel._stats_shards
+        args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n,
+                prep.base, prep.max_group, *prep.tables)  # fmt: skip
     if parallel:
-        return kernel._stats_shards(arr, *args, out_width)
+        return many(arr, *args, out_width)
     out = np.zeros((len(arr), out_width), np.int64)
     for i, s in enumerate(arr):
-        kernel._stats_shard(s, *args, out[i])
+        one(s, *args, out[i])
     return out
 
 

@@ -44,48 +44,46 @@ FLIPS = GROUP_IDS["flips"]
 
 
 @njit(cache=True)
+def _half_pass(pats, lines, length, K, other, tab, spread):
+    """Every line of one direction updated from ``K`` (its layout; line i's cells ``pats[i]``) by ``tab``:
+    (K, other, changed), the new cells spread into ``other``, the crossing layout."""
+    mask = _mask(length)
+    shift = np.uint64(length)
+    changed = False
+    for i in range(lines):
+        sh = np.uint64(i * length)
+        k = (K >> sh) & mask
+        nk = np.uint64(tab[(pats[i] << shift) | k])
+        if nk != k:
+            K |= nk << sh
+            other |= spread[i, nk & ~k]
+            changed = True
+    return K, other, changed
+
+
+@njit(cache=True)
 def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
     """Local logic to the fixpoint, rows first: (solved 0/1, steps, known mask in Grid layout).
 
     Steps are the halves: 2k - 1 after round k's rows, 2k after its columns;
     a solved grid's steps are those up to the half that solved it (its rounds:
     (steps + 1) // 2), a stuck grid's those up to the round that changed nothing.
-
-    The loop of ``engines.grid.kernel._propagate_tables`` with a round counter; kept apart
-    so that the counting fast path stays exactly the code that was measured.
+    The plain kernel's loop (version 2); version 3 runs the count's generated
+    lockstep passes instead (``specialize``).
     """
-    mask_m = _mask(m)
-    mask_n = _mask(n)
     total = _mask(n * m)
-    mm = np.uint64(m)
-    nn = np.uint64(n)
     KR = np.uint64(0)
     KC = np.uint64(0)
     rounds = 0
     while True:
         rounds += 1
-        changed = False
-        for r in range(n):
-            sh = np.uint64(r * m)
-            k = (KR >> sh) & mask_m
-            nk = np.uint64(rtab[(rows[r] << mm) | k])
-            if nk != k:
-                KR |= nk << sh
-                KC |= rspread[r, nk & ~k]
-                changed = True
+        KR, KC, by_rows = _half_pass(rows, n, m, KR, KC, rtab, rspread)
         if KR == total:
             return 1, 2 * rounds - 1, KR
-        for c in range(m):
-            sh = np.uint64(c * n)
-            k = (KC >> sh) & mask_n
-            nk = np.uint64(ctab[(cols[c] << nn) | k])
-            if nk != k:
-                KC |= nk << sh
-                KR |= cspread[c, nk & ~k]
-                changed = True
+        KC, KR, by_columns = _half_pass(cols, m, n, KC, KR, ctab, cspread)
         if KR == total:
             return 1, 2 * rounds, KR
-        if not changed:
+        if not (by_rows or by_columns):
             return 0, 2 * rounds, KR
 
 

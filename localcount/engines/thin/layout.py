@@ -118,12 +118,7 @@ class ThinLayout(Layout):
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, 1): every shard in this process, on one thread."""
-        total = 0
-        for shard in range(self.shards):
-            total += self.compute(shard)
-            if progress is not None:
-                progress((shard + 1) * self.grids_per_shard)
-        return total, 1
+        return self.shard_by_shard(progress)
 
     def shard_work(self):
         """Second rows each shard's loops go through, as an array over shards (for planning: ``scripts/campaign.py``).
