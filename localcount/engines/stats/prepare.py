@@ -33,6 +33,8 @@ MAX_GROUP = 1 << 26
 #: Aim for shards of at most about 2^SHARD_GRID_BITS grids, and at least MIN_SHARDS of them.
 SHARD_GRID_BITS = 24
 MIN_SHARDS = 64
+#: ... and at most MAX_SHARDS, where that still leaves MIN_SHARDS (a stats shard's checkpoint line holds a vector).
+MAX_SHARDS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -123,11 +125,14 @@ def oriented(n: int, m: int, path: str) -> tuple:
 
 
 def default_depth(n: int, m: int, path: str = "rows") -> int:
-    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids (any variant)."""
+    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids (any
+    variant), but not more than MAX_SHARDS shards (a checkpoint line each: 6x7 keeps 9261 of them, not 194481)."""
     rows, cols, _ = oriented(n, m, path)
     C = prepare(rows, cols).clues
     depth = 0
     while depth < rows and (C**depth < MIN_SHARDS or (1 << (n * m)) // C**depth > 1 << SHARD_GRID_BITS):
+        if C ** (depth + 1) > MAX_SHARDS and C**depth >= MIN_SHARDS:
+            break
         depth += 1
     return depth
 
