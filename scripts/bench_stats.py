@@ -5,8 +5,9 @@
     python scripts/bench_stats.py --sizes 4x8 --rounds 3
     python scripts/bench_stats.py --sizes 5x6 --path transposed
 
-For each size, first one warm-up of each command (kernels compiled or loaded
-from the cache, not timed), then ``--rounds`` rounds of
+For each size, first the kernels of both are compiled or loaded from the
+cache (``Layout.warm`` in a process of its own, not timed), then ``--rounds``
+rounds of
 
     python -m localcount N M --fresh --checkpoint-dir TMP --quiet
     python -m localcount stats N M --fresh --checkpoint-dir TMP --quiet [--path P]
@@ -40,6 +41,13 @@ def timed(cmd: list) -> float:
     return time.perf_counter() - start
 
 
+def warm(n: int, m: int, path: str) -> None:
+    """Compile (or load) the count's and the stats' kernels of n×m in a process of their own."""
+    code = ("from localcount.engines.grid.layout import GridLayout; from localcount.engines.stats.layout import "
+            f"StatsLayout; GridLayout.make({n}, {m}).warm(True); StatsLayout.make({n}, {m}, path={path!r}).warm(True)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def commands(n: int, m: int, jobs: int, path: str, directory: str) -> dict:
     """The two commands of one size."""
     base = [sys.executable, "-m", "localcount"]
@@ -64,8 +72,7 @@ def main() -> int:
         n, m = (int(x) for x in size.lower().split("x"))
         with tempfile.TemporaryDirectory() as directory:
             cmds = commands(n, m, args.jobs, args.path, directory)
-            for cmd in cmds.values():  # warm-up: compile or load the kernels
-                timed(cmd)
+            warm(n, m, args.path)
             times = {"count": [], "stats": []}
             for r in range(args.rounds):
                 order = ("count", "stats") if r % 2 == 0 else ("stats", "count")

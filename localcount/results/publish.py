@@ -44,8 +44,8 @@ HAND_RUNS_NOTE = """\
   both cores: the general kernel (`2026-11-23-grid-2xm-threads`) against the
   thin counter (`-thin-threads`, `--measure thin`) and its word path
   (`-thin-word-threads`).
-* `checkpoints/` — the shard logs of counts that take several sessions
-  (`table ... --checkpoint-dir results/checkpoints`), committed as they grow
+* `checkpoints/` — the shard logs of counts and stats that take several sessions
+  (`table [--stats] ... --checkpoint-dir results/checkpoints`), committed as they grow
   so that a count survives a change of machine and resumes from the last
   commit; a finished count's log stays as the record of every shard's count,
   and its `.sessions` file as the record of the machines that counted them
