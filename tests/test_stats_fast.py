@@ -116,3 +116,25 @@ def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
     with pytest.raises(UsageError) as err:
         counting.enumerate_layout(lambda n, m, checkpointed: Huge(), 7, 7, jobs=1)
     assert "a day here does about 2^38 grids, e.g. 6x6" in str(err.value) and "--shard" not in str(err.value)
+
+
+# OEIS A384764 (uniquely solvable n x m nonograms by antidiagonals, offset 0), its DATA section as published
+# (https://oeis.org/A384764, B. Felgenhauer, 2025): antidiagonals n + m = 0 .. 10.  Facts to check against.
+A384764_DATA = [
+    1, 1, 1, 1, 2, 1, 1, 4, 4, 1, 1, 8, 14, 8, 1, 1, 16, 52, 52, 16, 1, 1, 32, 210, 384, 210, 32, 1, 1, 64, 816,
+    3152, 3152, 816, 64, 1, 1, 128, 3206, 24230, 52362, 24230, 3206, 128, 1, 1, 256, 12536, 189898, 814632, 814632,
+    189898, 12536, 256, 1, 1, 512, 48962, 1473674, 12819322, 25309575, 12819322, 1473674, 48962, 512, 1,
+]
+
+
+def test_the_unique_table_b_file_starts_with_the_published_terms():
+    import pathlib
+
+    from localcount.results import publish, records
+
+    results = pathlib.Path(__file__).resolve().parent.parent / "results"
+    terms = publish.unique_antidiagonal_terms(records.read_stats_table(results))
+    assert [k for k, _ in terms] == list(range(len(terms))) and len(terms) >= len(A384764_DATA)
+    assert [v for _, v in terms[: len(A384764_DATA)]] == A384764_DATA
+    lines = (results / publish.UNIQUE_TABLE_BFILE).read_text().splitlines()
+    assert [line for line in lines if not line.startswith("#")] == [f"{k} {v}" for k, v in terms]
