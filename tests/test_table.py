@@ -273,7 +273,7 @@ def test_table_stats_runs_every_size_twice_and_matches_the_reference(tmp_path):
 def test_table_stats_skips_sizes_beyond_the_line_tables(tmp_path):
     (tmp_path / "README.md").write_text(README_STUB)
     proc = run_table(["--stats", "--sizes", "1x14"], tmp_path)
-    assert proc.returncode == 0 and proc.stdout == "" and "1x14 stats: stats needs lines of at most 13" in proc.stderr
+    assert proc.returncode == 0 and proc.stdout == "" and "1x14 stats: stats enumerates lines of at most 13" in proc.stderr
 
 
 def test_a_conflicting_stats_run_is_refused_and_nothing_is_written(tmp_path):
