@@ -140,6 +140,20 @@ def _row_step(st: tuple, g_open: int, x: int, y: int):
     return s
 
 
+def _next_columns(t: tuple, b: tuple, gt: int, gb: int):
+    """(k, top, bottom) for each kind k of g's next column and each kind of the twin's with the same clue
+    after which both rows' comparisons (``t``, ``b``; g inside a run: ``gt``, ``gb``) can still end in step."""
+    for k, (x, xb) in enumerate(_KINDS):
+        for k2 in _SAME_CLUE[k]:
+            y, yb = _KINDS[k2]
+            nt = _row_step(t, gt, x, y)
+            if nt is None:
+                continue
+            nb = _row_step(b, gb, xb, yb)
+            if nb is not None:
+                yield k, nt, nb
+
+
 def _need(st: tuple) -> int:
     """Cells the row that is behind needs at least to produce what it owes."""
     if st[0] == 0:
@@ -201,22 +215,11 @@ class _Walk:
             nt, nb = _row_step(t, gt, 0, 0), _row_step(b, gb, 0, 0)
             ok = bool(nt and nb and nt[0] == 0 and nb[0] == 0)
         else:
-            for k, (x, xb) in enumerate(_KINDS):
-                for k2 in _SAME_CLUE[k]:
-                    y, yb = _KINDS[k2]
-                    nt = _row_step(t, gt, x, y)
-                    if nt is None:
-                        continue
-                    nb = _row_step(b, gb, xb, yb)
-                    if nb is None:
-                        continue
-                    if _in_step(nt, nb):
-                        ok = True
-                        break
-                    if _need(nt) < rem and _need(nb) < rem and self.viable(self.pair(nt, nb), x * 2 + xb, rem - 1):
-                        ok = True
-                        break
-                if ok:
+            for k, nt, nb in _next_columns(t, b, gt, gb):
+                x, xb = _KINDS[k]
+                if _in_step(nt, nb) or (_need(nt) < rem and _need(nb) < rem
+                                        and self.viable(self.pair(nt, nb), x * 2 + xb, rem - 1)):  # fmt: skip
+                    ok = True
                     break
         self.viable_memo[key] = ok
         return ok
@@ -225,27 +228,20 @@ class _Walk:
         """Per column kind of g: None when some g' is certainly a twin, else the surviving comparisons."""
         t, b = self.row_list[self.top[e]], self.row_list[self.bottom[e]]
         gt, gb = flags >> 1, flags & 1
-        out = []
-        for k, (x, xb) in enumerate(_KINDS):
-            nxt = []
-            for k2 in _SAME_CLUE[k]:
-                y, yb = _KINDS[k2]
-                nt = _row_step(t, gt, x, y)
-                if nt is None:
-                    continue
-                nb = _row_step(b, gb, xb, yb)
-                if nb is None:
-                    continue
-                if _in_step(nt, nb):
-                    nxt = None
-                    break
-                if _need(nt) > rem or _need(nb) > rem:
-                    continue
-                f = self.pair(nt, nb)
-                if self.viable(f, x * 2 + xb, rem):
-                    nxt.append(f)
-            out.append(None if nxt is None else tuple(nxt))
-        return out
+        out = [[] for _ in _KINDS]
+        for k, nt, nb in _next_columns(t, b, gt, gb):
+            if out[k] is None:
+                continue
+            if _in_step(nt, nb):
+                out[k] = None
+                continue
+            if _need(nt) > rem or _need(nb) > rem:
+                continue
+            f = self.pair(nt, nb)
+            x, xb = _KINDS[k]
+            if self.viable(f, x * 2 + xb, rem):
+                out[k].append(f)
+        return [None if nxt is None else tuple(nxt) for nxt in out]
 
     def spawn(self, flags: int, k: int, rem: int) -> tuple:
         """A twin that starts to differ here: g has one-cell kind k, g' the other one."""
