@@ -187,3 +187,11 @@ def test_sizes_past_a_methods_reach_are_one_line_naming_what_it_does(args, says)
 
     status, out, err = cli(*args)
     assert status == 2 and out == "" and says in err and err.count("\n") == 1
+
+
+def test_the_committed_b_file_is_the_walks_and_the_published_terms():
+    path = pathlib.Path(__file__).resolve().parent.parent / "results" / "b-unique-2xm.txt"
+    terms = [tuple(map(int, line.split())) for line in path.read_text().splitlines() if not line.startswith("#")]
+    assert [m for m, _ in terms] == list(range(len(terms))) and len(terms) > len(A383345)
+    assert [v for _, v in terms[: len(A383345)]] == A383345
+    assert all(v == unique_2xm(m) for m, v in terms[:17])  # recomputed where it takes well under a second
