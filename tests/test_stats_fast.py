@@ -9,6 +9,7 @@ from localcount.engines.stats import kernel as K
 from localcount.engines.stats import prepare as P
 from localcount.engines.stats import specialize
 from localcount.engines.stats.layout import STATS_VERSION, StatsLayout
+from localcount.engines.stats.measures import GRIDS
 
 #: Sizes whose version-3 kernels are compiled for the reference check (one module per size and path).
 SIZES = [(1, 1), (1, 5), (5, 1), (2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4), (4, 3), (4, 4)]
@@ -39,6 +40,23 @@ def test_random_shards_equal_the_plain_kernels_shard_by_shard(n, m, path):
     old = S.stats_shards(n, m, shards, path, "none", depth, version=2)
     assert new.tolist() == old.tolist()
     assert new[:, 0].sum() > 0  # the shards hold grids
+
+
+def test_two_or_three_flat_rows_give_the_same_vectors(monkeypatch):
+    # The odometer over a group's last rows (specialize.flat_count): 3 rows for 4x5 by default, 2 when capped.
+    n, m = 4, 5
+    prep = P.prepare(n, m)
+    assert specialize.flat_count(n, int(np.diff(prep.pat_start).max())) == 3
+    depth = P.default_depth(n, m)
+    shards = np.arange(P.shard_count(n, m, "rows", depth))
+    args = (depth, S.SYMMETRIES["flips"], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
+    vectors = []
+    for most in (3, 2):
+        monkeypatch.setattr(specialize, "FLAT_MAX", most)
+        mod = specialize.generated.load(f"stats_{n}x{m}_flat{most}", specialize.source(n, m, prep.base))
+        vectors.append(mod.stats_shards(shards, *args, StatsLayout.make(n, m).width))
+    assert vectors[0].tolist() == vectors[1].tolist()
+    assert vectors[0][:, GRIDS].sum() == 1 << (n * m)
 
 
 def test_both_paths_and_both_versions_agree_on_5x5():
