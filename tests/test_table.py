@@ -359,3 +359,27 @@ def test_recorded_paths_are_relative_to_the_results_folder(tmp_path):
     assert script.main(["--results", str(res)]) == 0
     assert (res / "runs.csv").read_text() == f'n,m,cpu,command\n1,2,"A, 2 cores",{new}\n3,4,"B ""x""",{new}\n'
     assert script.main(["--results", str(res), "--check"]) == 0
+
+
+def test_the_tools_own_output_does_not_make_the_code_dirty(tmp_path):
+    # table's second path starts after its first has rewritten results/ (and the package's shipped copy):
+    # the commit it records is still clean; a change to the code is '+dirty'.
+    from localcount.util.provenance import git_commit
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    for path in ("results/stats.csv", "localcount/results/shipped/stats.csv", "localcount/kernel.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("a\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    package = tmp_path / "localcount"
+    clean = git_commit(package)
+    assert len(clean) >= 7 and not clean.endswith("+dirty")
+    (tmp_path / "results/stats.csv").write_text("b\n")
+    (tmp_path / "localcount/results/shipped/stats.csv").write_text("b\n")
+    assert git_commit(package) == clean
+    (tmp_path / "localcount/kernel.py").write_text("b\n")
+    assert git_commit(package) == clean + "+dirty"

@@ -25,15 +25,25 @@ def cpu_model() -> str:
     return f"{name}, {os.cpu_count()} cores"
 
 
+#: What the tool itself writes into a checkout while it runs (``table`` records its runs in ``results/`` and
+#: copies the tables into the package): changes there do not make the code that ran '+dirty'.
+TOOL_OUTPUT = ("results", "localcount/results/shipped")
+
+
 def git_commit(where=None) -> str:
-    """The commit of the checkout holding ``where`` (default: this package), '+dirty' if changed."""
+    """The commit of the checkout holding ``where`` (default: this package), '+dirty' if changed.
+
+    Changes to the tool's own output (``TOOL_OUTPUT``) do not count: the second path of a ``table`` run
+    starts after the first has rewritten ``results/``, and it runs the same code.
+    """
     here = pathlib.Path(where or pathlib.Path(__file__).resolve().parent)
+    skip = [f":(top,exclude){path}" for path in TOOL_OUTPUT]
     try:
         commit = subprocess.run(
             ["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no", "--", *skip],
             capture_output=True,
             text=True,
             check=True,
