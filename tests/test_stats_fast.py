@@ -51,9 +51,9 @@ def test_two_or_three_flat_rows_give_the_same_vectors(monkeypatch):
     shards = np.arange(P.shard_count(n, m, "rows", depth))
     args = (depth, S.SYMMETRIES["flips"], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
     vectors = []
-    for most in (3, 2):
-        monkeypatch.setattr(specialize, "FLAT_MAX", most)
-        mod = specialize.generated.load(f"stats_{n}x{m}_flat{most}", specialize.source(n, m, prep.base))
+    for flat_max in (3, 2):
+        monkeypatch.setattr(specialize, "FLAT_MAX", flat_max)
+        mod = specialize.generated.load(f"stats_{n}x{m}_flat{flat_max}", specialize.source(n, m, prep.base))
         vectors.append(mod.stats_shards(shards, *args, StatsLayout.make(n, m).width))
     assert vectors[0].tolist() == vectors[1].tolist()
     assert vectors[0][:, GRIDS].sum() == 1 << (n * m)
