@@ -91,7 +91,7 @@ def count_indices(n: int, m: int, base: int, count: int, group: str, variant: st
     block = SIMULATOR_THREADS if simulated() else kernel.THREADS  # the simulator runs a Python thread per CUDA thread
     per = 1 << min(PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
     blocks = -(-(-(-count // per)) // block)
-    out = cuda.device_array(blocks, np.int64)
+    out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it (kernel.count_range)
     tables = device_tables(n, m, variant)
     shared = shared_bytes(n, m)
     kernel.count_range[blocks, block, 0, shared](

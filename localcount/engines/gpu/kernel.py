@@ -12,9 +12,11 @@ device (device functions cannot call CPU kernels), and checked against the CPU e
 Thread mapping: a launch covers 2^inner indices (one shard); thread t takes indices
 [t·per, (t+1)·per), a stretch of consecutive grids that shares its border most of the time, so the
 weight is computed once per border and a stretch of a non-representative border is skipped whole.
-Each thread propagates its grids one at a time, adds weight × solved into a register, and the block
-adds its threads' sums in shared memory: ``out[block]`` is the block's sum, and the host adds the
-blocks.  The row and column tables (uint16, 4^m and 4^n entries) are copied into each block's
+Each thread propagates its grids one at a time, adds weight × solved into a register, and adds its
+sum atomically into ``out[block]`` (zeroed by the host, which adds the blocks): one atomic per
+thread against its stretch of up to 2^10 grids.  No static shared array: numba's CUDA simulator
+allocates one on first use per block without a lock, so two of its threads could each get their own
+(a block sum of uninitialised memory, seen once in CI).  The row and column tables (uint16, 4^m and 4^n entries) are copied into each block's
 shared memory when they fit (``count.SHARED_TABLE_BYTES``: 6x6's two take 16 KiB); otherwise, and
 for the spread tables (uint64, n·2^m), the threads read global memory through the read-only cache.
 """
@@ -25,7 +27,7 @@ import numpy as np
 from numba import cuda, uint16, uint64
 
 NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
-#: Threads per block, at most (a power of two: the shared-memory reduction halves it); launches may use fewer.
+#: Threads per block, at most; launches may use fewer.
 THREADS = 128
 #: Most lines a size may have in one direction (local arrays need a constant size).
 MAX_LINES = 16
@@ -203,10 +205,8 @@ def count_range(base, per, count, n, m, group, border_low, shared_tables, rtab, 
 
 @cuda.jit(device=True)
 def _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out):
-    sums = cuda.shared.array(THREADS, np.int64)
     rows = cuda.local.array(MAX_LINES, uint64)
-    tid = cuda.threadIdx.x
-    t = cuda.blockIdx.x * cuda.blockDim.x + tid
+    t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
     total = np.int64(0)
     lo = uint64(t) * uint64(per)
     hi = min(lo + uint64(per), uint64(count))
@@ -230,13 +230,4 @@ def _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspre
             solved += _solved(rows, n, m, rtab, ctab, rspread, cspread)
             j += uint64(1)
         total += np.int64(weight) * solved
-    sums[tid] = total
-    cuda.syncthreads()
-    half = cuda.blockDim.x // 2
-    while half > 0:
-        if tid < half:
-            sums[tid] += sums[tid + half]
-        cuda.syncthreads()
-        half //= 2
-    if tid == 0:
-        out[cuda.blockIdx.x] = sums[0]
+    cuda.atomic.add(out, cuda.blockIdx.x, total)
