@@ -150,3 +150,19 @@ def test_every_command_says_a_usage_error_in_one_line(command, capsys):
     assert stop.value.code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith("localcount: error: ") and err.rstrip().endswith("(see --help)")
     assert "--no-such-option" in err or "required" in err
+
+
+def test_help_lists_every_command_once_in_its_group():
+    from localcount.cli import COMMANDS, SUMMARIES
+
+    listed = [name for _, rows in SUMMARIES for name, _ in rows]
+    assert sorted(listed) == sorted([*COMMANDS, "(none)"])
+    res = run(["--help"])
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    for title, rows in SUMMARIES:
+        assert f"  {title}:" in lines
+        for name, line in rows:
+            assert sum(1 for x in lines if x.split()[:1] == [name] and x.rstrip().endswith(line)) == 1, name
+    for name in COMMANDS:  # each one-liner names a command that answers --help
+        assert run([name, "--help"]).returncode == 0, name

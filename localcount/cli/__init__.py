@@ -43,6 +43,42 @@ COMMANDS = {
 }
 COUNT = "count:main:parser"
 
+#: Every command with one line, grouped, for ``python -m localcount --help`` (a test keeps it equal to COMMANDS).
+SUMMARIES = (
+    ("counting", (
+        ("(none)", "N [M]: count the locally solvable N x M grids (this help)"),
+        ("stats", "uniquely solvable, stuck at the start, steps and rounds of one size"),
+        ("table", "every size of a range by two code paths, recorded in results/"),
+        ("status", "how far the checkpoints of long runs are: done, left, ETA"),
+        ("merge", "add up the shard records of runs split over machines"),
+    )),
+    ("puzzles", (
+        ("solve", "solve one puzzle: local logic, probing, a complete search"),
+        ("explain", "a grid's clues and local logic's steps on them"),
+        ("examples", "list the shipped puzzles"),
+        ("convert", "a puzzle from one file format to another"),
+        ("generate", "a random simple puzzle, of a difficulty if asked"),
+        ("design", "a simple puzzle that looks like a picture"),
+        ("nth", "simple puzzle #K of a size, in the order of its grids"),
+        ("rank", "the number of a simple puzzle among those of its size"),
+        ("list", "the simple puzzles of a size in order, from #K on"),
+        ("index", "build the index that nth, rank and list read"),
+    )),
+    ("the page", (
+        ("serve", "the page: draw, type, open, solve and replay puzzles"),
+    )),
+)  # fmt: skip
+
+
+def commands_help() -> str:
+    """The grouped list of every command, one line each (the count's ``--help`` ends with it)."""
+    width = max(len(name) for _, rows in SUMMARIES for name, _ in rows)
+    out = ["commands (python -m localcount COMMAND --help for each):"]
+    for title, rows in SUMMARIES:
+        out.append(f"  {title}:")
+        out += [f"    {name.ljust(width)}  {line}" for name, line in rows]
+    return "\n".join(out)
+
 
 def _command(argv: list) -> tuple:
     """(module, function name, parser name, the command's own arguments) for a command line."""

@@ -25,6 +25,7 @@ from ..api.feedback import Feedback
 from ..engines import registry
 from ..util.messages import Parser, say
 from ..util.version import __version__
+from . import commands_help
 from .common import UsageError, add_cluster_options, add_run_options, exit_status, parse_size
 
 
@@ -33,14 +34,9 @@ def parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="python -m localcount",
         description="Count the n x m nonogram grids that local (line-by-line) logic solves.",
-        epilog=(
-            "With no size arguments the size is read from stdin, e.g. echo '2 5' | python -m localcount. "
-            "Other commands: 'python -m localcount merge DIR...' adds up shard records; "
-            "'python -m localcount status [DIR...]' shows checkpoints; "
-            "'python -m localcount table --max-cells N' counts a range of sizes into results/ (see table --help); "
-            "'python -m localcount stats N [M]' adds uniqueness, difficulty and stuck grids (see stats --help); "
-            "'solve FILE', 'explain --grid ROWS', 'examples' and 'convert FILE --to FMT' work on single puzzles."
-        ),
+        epilog="With no size arguments the size is read from stdin:\n  echo '2 5' | python -m localcount\n\n"
+        + commands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
     add_run_options(p)
