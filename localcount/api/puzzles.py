@@ -80,6 +80,34 @@ def cells_of(mask: Grid, m: int) -> tuple:
     return tuple(out)
 
 
+#: A player's marks, cell by cell: filled, crossed (known empty), unknown.
+MARKS = {"1": "filled", "x": "crossed", ".": "unknown"}
+
+
+def parse_marks(marks, n: int, m: int) -> tuple:
+    """(filled, empty) Grid masks of a player's marks: n strings of m characters of ``MARKS`` (or one string with the
+    rows separated by '/'); PuzzleError naming the row that is not."""
+    if isinstance(marks, str):
+        marks = marks.split("/")
+    if not isinstance(marks, (list, tuple)) or not all(isinstance(row, str) for row in marks):
+        raise PuzzleError(f"marks are {n} strings of {m} characters ('1' filled, 'x' crossed, '.' unknown)")
+    if len(marks) != n:
+        raise PuzzleError(f"marks have {len(marks)} rows, the puzzle {n}")
+    filled = empty = 0
+    for r, row in enumerate(marks):
+        if len(row) != m:
+            raise PuzzleError(f"marks row {r + 1} has {len(row)} cells, the puzzle {m}")
+        bad = sorted(set(row) - set(MARKS))
+        if bad:
+            raise PuzzleError(f"marks row {r + 1}: {bad[0]!r} is not a mark ('1' filled, 'x' crossed, '.' unknown)")
+        for c, v in enumerate(row):
+            if v == "1":
+                filled |= 1 << (r * m + c)
+            elif v == "x":
+                empty |= 1 << (r * m + c)
+    return filled, empty
+
+
 def to_array(grid: Grid, n: int, m: int):
     """A Grid as an n×m numpy array of bools."""
     import numpy as np
@@ -564,6 +592,32 @@ class Puzzle:
     def explain(self) -> Explanation:
         """Local logic's steps, one record per line step (which line, which cells it decided)."""
         return explain(self.model)
+
+    def hint(self, marks, *, solution=None):
+        """The next hint for a player's ``marks`` (``parse_marks``): a ``puzzle.solving.hints.Hint``.
+
+        Solved, the wrong marks (against ``solution``, a grid, or local logic's solution when it solves the
+        clues), a line with no placement, the line that decides the most unmarked cells and why in words, a cell
+        probing decides, or stuck (``puzzle.solving.hints``).  Given cells (a Tatham puzzle's) count as marked.
+        """
+        from ..puzzle.solving import hints, logic
+
+        if self.palette is not None:
+            raise PuzzleError("hints take black-and-white puzzles")
+        p = self.model
+        filled, empty = parse_marks(marks, p.n, p.m)
+        filled, empty = filled | p.given_filled, empty | p.given_empty
+        if filled & empty:
+            r, c = divmod((filled & empty).bit_length() - 1, p.m)
+            raise PuzzleError(f"marks: row {r + 1}, column {c + 1} is crossed but a given filled cell")
+        if solution is not None:
+            goal, n, m = parse_grid(solution)
+            if (n, m) != (p.n, p.m):
+                raise PuzzleError(f"the solution is {n}x{m}, the puzzle {p.n}x{p.m}")
+        else:
+            local = logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, variant=p.variant)
+            goal = local.filled if local.status == logic.SOLVED else None
+        return hints.next_hint(p.rows, p.cols, filled, empty, p.variant, goal)
 
     def to_string(self, format: str = "txt") -> str:  # noqa: A002
         """The puzzle in one of ``FORMATS``."""

@@ -213,6 +213,20 @@ def do_solve(data: dict) -> dict:
             "complete": r.complete, "seconds": round(r.seconds, 4)}  # fmt: skip
 
 
+def do_hint(data: dict) -> dict:
+    """The next hint for a player's marks (``Puzzle.hint``): the line, its cells and the reason; or the wrong
+    marks; or solved.  ``solution`` (row strings of 0/1), when the page knows it, is what marks are checked against."""
+    p, _ = _puzzle_of(data)
+    marks = field(data, "marks", list, required=True)
+    solution = grid_rows(data, "solution") if data.get("solution") is not None else None
+    h = p.hint(marks, solution=solution)
+    if h.kind == "solved":
+        return {"solved": True, "reason": h.reason}
+    if h.kind == "mistakes":
+        return {"mistakes": cells(h.mistakes), "reason": h.reason}
+    return {"line": h.line, "filled": cells(h.filled), "empty": cells(h.empty), "reason": h.reason, "kind": h.kind}
+
+
 def do_parse(data: dict) -> dict:
     p, fmt = _puzzle_of(data)
     return {"puzzle": puzzle_json(p), "format": fmt}
@@ -353,7 +367,7 @@ def _version() -> str:
 
 #: Endpoint -> (handler, method).  GET ones take no body.
 ENDPOINTS = {
-    "analyze": (do_analyze, "POST"), "solve": (do_solve, "POST"), "parse": (do_parse, "POST"),
+    "analyze": (do_analyze, "POST"), "solve": (do_solve, "POST"), "hint": (do_hint, "POST"), "parse": (do_parse, "POST"),
     "convert": (do_convert, "POST"), "generate": (do_generate, "POST"), "design": (do_design, "POST"),
     "simplify": (do_simplify, "POST"), "example": (do_example, "POST"), "nth": (do_nth, "POST"),
     "rank": (do_rank, "POST"), "indexes": (do_indexes, "GET"), "results": (do_results, "GET"), "info": (do_info, "GET"),

@@ -2,6 +2,7 @@
 
 * ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
 * ``probing`` — trying each unknown cell both ways, between local logic and branching;
+* ``hints`` — a player's next hint from their marks: the line that decides the most cells and why, in words;
 * ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
 * ``colour`` — colour puzzles: their model, local logic, probing and search (``lines.colours``);
 * ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``), and the default method's hand-off to it;
