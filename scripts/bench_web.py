@@ -16,11 +16,23 @@ asked twice, as the page asks: ``search: false`` (clues, local logic,
 difficulty, unknown cells: the live answer) and then with the search for
 uniqueness (given up at ``--timeout``).  The page's budget for the live
 answer: 50 ms at 30x30, 300 ms at 100x100 (median of an edit).
+
+    python scripts/bench_web.py --load          # live answers while searches run, over real HTTP
+
+``--load``: the server on a local port (uvicorn, as ``serve``), ``--searches``
+(default 4) searches of random 100x100 drawings in flight (``timeout`` 10,
+each asked again as soon as it is answered), and ``--clients`` (default 20)
+clients sending ``--live`` (default 400) analyses without the search of
+30x30 drawings between them: the live answers' wall time, client side, p50,
+p95 and max (target on 2 cores: p95 at most 200 ms), and each search's time
+against its limit.  A search asked for while the search pool is full is
+refused at once (503): counted, not timed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
@@ -50,13 +62,118 @@ def edited(rows: list, rng: random.Random) -> list:
     return rows[:r] + [row[:c] + ("0" if row[c] == "1" else "1") + row[c + 1 :]] + rows[r + 1 :]
 
 
+def post(base: str, path: str, data: dict) -> tuple:
+    """(status, seconds) of one request over HTTP."""
+    import json
+    import time
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(base + path, json.dumps(data).encode(), {"Content-Type": "application/json"})
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            r.read()
+            status = r.status
+    except urllib.error.HTTPError as err:
+        status = err.code
+    return status, time.perf_counter() - start
+
+
+def percentile(values: list, q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+@contextlib.contextmanager
+def served():
+    """``python -m localcount serve`` on a free local port, in a process of its own (the clients' threads here
+    must not share its GIL): yields its base URL."""
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "localcount", "serve", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/info", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError(f"the server did not start on port {port}") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def load(searches: int, clients: int, live: int, seed: int) -> int:
+    """The load case: live analyses of 30x30 drawings while searches of 100x100 drawings run."""
+    import concurrent.futures
+    import threading
+
+    rng = random.Random(seed)
+    big = [drawings("random", 100, rng)[0] for _ in range(searches)]
+    small = [drawings("random", 30, rng)[0] for _ in range(live)]
+    stop = threading.Event()
+    search_times, refused = [], 0
+
+    def searcher(rows):
+        nonlocal refused
+        while not stop.is_set():
+            status, seconds = post(base, "/api/analyze", {"grid": rows, "timeout": 10})
+            if status == 503:
+                refused += 1
+                stop.wait(0.5)
+            else:
+                search_times.append(seconds)
+
+    with served() as base:
+        post(base, "/api/solve", {"rows": [[1]], "columns": [[1]]})  # the search processes start
+        threads = [threading.Thread(target=searcher, args=(rows,), daemon=True) for rows in big]
+        for t in threads:
+            t.start()
+        import time
+
+        time.sleep(1.0)  # the searches are in flight
+        with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+            answers = list(pool.map(lambda rows: post(base, "/api/analyze", {"grid": rows, "search": False}), small))
+        stop.set()
+        for t in threads:
+            t.join()
+    times = [1000 * s for status, s in answers if status == 200]
+    print(f"# localcount {lc.__version__}: {len(answers)} live analyses (30x30, no search) from {clients} clients, "
+          f"{searches} searches of 100x100 (timeout 10 s) in flight; wall ms, client side")
+    print(f"live: {len(times)} answered, p50 {percentile(times, 0.5):.1f}, p95 {percentile(times, 0.95):.1f}, "
+          f"max {max(times):.1f}")
+    if search_times:
+        print(f"searches: {len(search_times)} answered, {min(search_times):.2f}-{max(search_times):.2f} s "
+              f"(limit 10 s), {refused} refused (503: pool full)")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="30,100", help="square sizes, comma-separated (default 30,100)")
     ap.add_argument("--edits", type=int, default=21, help="edits per drawing (default 21)")
     ap.add_argument("--timeout", type=float, default=5.0, help="the search's time limit, seconds (default 5, as the page)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--load", action="store_true", help="the load case instead: live answers while searches run")
+    ap.add_argument("--searches", type=int, default=4, help="--load: searches in flight (default 4)")
+    ap.add_argument("--clients", type=int, default=20, help="--load: live clients (default 20)")
+    ap.add_argument("--live", type=int, default=400, help="--load: live analyses (default 400)")
     args = ap.parse_args(argv)
+    if args.load:
+        return load(args.searches, args.clients, args.live, args.seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         client = TestClient(create_app())

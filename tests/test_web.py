@@ -184,13 +184,23 @@ def test_a_bad_request_gets_a_4xx_and_one_line(client, path, data, status):
     assert error and "\n" not in error and "Traceback" not in error
 
 
-def test_a_huge_picture_is_refused_under_pillows_limit(client, monkeypatch):
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that says it is width x height (one bit a pixel) but holds one row: Pillow checks the size on opening."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 9)) + chunk(b"IEND", b"")
+
+
+def test_a_huge_picture_is_refused_under_pillows_limit(client):
     PIL = pytest.importorskip("PIL.Image")
-    monkeypatch.setattr(PIL, "MAX_IMAGE_PIXELS", 1000)  # a 100x100 picture is then a decompression bomb
-    buffer = io.BytesIO()
-    PIL.new("L", (100, 100)).save(buffer, "PNG")
-    r = client.post("/api/design", json={"image": base64.b64encode(buffer.getvalue()).decode(), "rows": 5})
-    assert r.status_code == 422 and "too many pixels" in r.json()["error"]
+    side = int((2 * PIL.MAX_IMAGE_PIXELS) ** 0.5) + 100  # past twice Pillow's limit: a decompression bomb
+    r = client.post("/api/design", json={"image": base64.b64encode(png_header(side, side)).decode(), "rows": 5})
+    assert r.status_code == 422 and "too many pixels" in r.json()["error"], r.text
 
 
 def test_an_oversized_body_is_refused_unread(client):
@@ -453,3 +463,41 @@ def test_a_bad_number_request_gets_a_4xx_and_one_line(client, indexed, path, dat
     assert r.status_code == status, r.text
     error = r.json()["error"]
     assert error and "\n" not in error and "Traceback" not in error
+
+
+def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answers_503(monkeypatch):
+    import concurrent.futures
+    import time
+    import urllib.error
+    import urllib.request
+
+    monkeypatch.setattr(web, "SEARCH_WORKERS", 1)
+    rng = random.Random(5)
+    big = ["".join(rng.choice("01") for _ in range(100)) for _ in range(100)]  # a random drawing: searched to its limit
+    small = ["".join(rng.choice("01") for _ in range(30)) for _ in range(30)]
+    puzzle = {"rows": [[1, 1], [1], [3]], "columns": [[1, 1], [2], [1, 1]]}
+
+    def post(base, path, data):
+        req = urllib.request.Request(base + path, json.dumps(data).encode(), {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    with web.running() as base, concurrent.futures.ThreadPoolExecutor(1) as other:
+        assert post(base, "/api/solve", puzzle)[0] == 200  # the search process started
+        start = time.perf_counter()
+        search = other.submit(post, base, "/api/analyze", {"grid": big, "timeout": 2})
+        time.sleep(0.5)
+        status, busy = post(base, "/api/solve", puzzle)
+        assert status == 503 and "busy" in busy["error"] and "\n" not in busy["error"]
+        live = time.perf_counter()
+        status, answer = post(base, "/api/analyze", {"grid": small, "search": False})
+        assert status == 200 and answer["verdict"] is None and time.perf_counter() - live < 1.5  # loose: the bench holds 0.2
+        status, hint = post(base, "/api/hint", {**puzzle, "marks": ["...", "...", "..."]})
+        assert status == 200 and hint["line"] == "row 1"
+        status, answer = search.result()
+        assert status == 200 and answer["verdict"] in ("undecided", "unique", "multiple")
+        assert time.perf_counter() - start < 2 + 2.5  # its time limit holds (loose: the bench measures it)
+        assert post(base, "/api/solve", puzzle)[0] == 200  # the pool is free again

@@ -1,8 +1,12 @@
 """The page's server: a Starlette app that serves the static page and answers its HTTP API (``docs/web.md``).
 
 Every endpoint takes a JSON object and answers one: it checks the request
-(types, sizes, options), calls the Python API (``localcount.api``) in a
-bounded thread pool, and shapes the answer.  A bad request gets a 4xx with
+(types, sizes, options), calls the Python API (``localcount.api``) and
+shapes the answer.  Live requests (an analysis without the search, hints,
+parsing, numbering) run in a bounded thread pool; searches and the making
+commands in a bounded pool of worker processes (``SearchPool``), so that a
+search, which holds the GIL, never makes a live answer wait, and a search
+asked for while that pool is full is refused at once (503).  A bad request gets a 4xx with
 ``{"error": "one line"}``, never a traceback; a body over ``MAX_BODY``
 bytes is refused unread (413); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
@@ -46,8 +50,13 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_SIDE = 100
 #: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
 DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
-#: Solver work runs in at most this many threads at once (several tabs are served; the rest wait their turn).
+#: Live requests (an analysis without the search, a hint, parsing, numbering) run in at most this many threads at once.
 WORKERS = max(2, min(8, os.cpu_count() or 2))
+#: Searches and the making commands run in worker processes of their own (a search holds the GIL for seconds, so in a
+#: thread it would make every live answer wait), at most this many at once; one more is refused at once with 503.
+SEARCH_WORKERS = max(4, min(8, os.cpu_count() or 2))
+#: The endpoints that search or make (``analyze`` too, unless its search is turned off).
+SEARCHING = frozenset({"solve", "generate", "design", "simplify"})
 #: Queries of the numbering run one at a time: its kernels are numba ``parallel`` ones, which numba's workqueue
 #: threading layer (the one always there) does not let several threads enter at once.
 NUMBERING = threading.Lock()
@@ -374,20 +383,82 @@ ENDPOINTS = {
 }  # fmt: skip
 
 
-def endpoint(handler, method: str):
+def answered(name: str, data: dict) -> tuple:
+    """(HTTP status, JSON answer) of endpoint ``name`` on a checked request body: its answer, or one line of error."""
+    try:
+        return 200, ENDPOINTS[name][0](data)
+    except BadRequest as err:
+        return err.status, {"error": str(err)}
+    except ValueError as err:  # UsageError, PuzzleError, GenerateError, DesignError: one line each
+        return 422, {"error": str(err).splitlines()[0] if str(err) else err.__class__.__name__}
+
+
+def searches(name: str, data: dict) -> bool:
+    """True when the request goes to the search pool."""
+    return name in SEARCHING or name == "analyze" and data.get("search", True) is not False
+
+
+def _search_worker_start() -> None:
+    """A search process yields the cores to the server's live work first."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+class SearchPool:
+    """Worker processes for searches (made on first use), at most ``workers`` requests in them at once.
+
+    A request that finds them all busy is refused (BadRequest 503), never queued: the page says so and the
+    user asks again, instead of waiting minutes behind other searches.  Errors come back as answers, so
+    nothing but JSON crosses the process boundary.
+    """
+
+    def __init__(self, workers: int):
+        self.workers, self.busy, self._pool = workers, 0, None
+
+    def _executor(self):
+        if self._pool is None:
+            import concurrent.futures
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")  # the server has threads: never fork it
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context,
+                                                                initializer=_search_worker_start)  # fmt: skip
+        return self._pool
+
+    async def run(self, name: str, data: dict) -> tuple:
+        """(status, answer) of a search endpoint, from a worker process; 503 at once when all are busy."""
+        import asyncio
+
+        if self.busy >= self.workers:
+            raise BadRequest(f"the server is busy with {self.busy} searches: ask again in a moment", 503)
+        self.busy += 1  # the event loop's own counter: no lock needed
+        try:
+            return await asyncio.wrap_future(self._executor().submit(answered, name, data))
+        finally:
+            self.busy -= 1
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def endpoint(name: str, method: str):
     async def run(request: Request) -> JSONResponse:
         start = time.perf_counter()
         try:
             data = await body(request) if method == "POST" else {}
-            if request.app.state.limiter is None:  # made in the event loop, on the first request
-                request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
-            answer = await anyio.to_thread.run_sync(handler, data, limiter=request.app.state.limiter)
+            if searches(name, data):
+                status, answer = await request.app.state.searches.run(name, data)
+            else:
+                if request.app.state.limiter is None:  # made in the event loop, on the first request
+                    request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
+                status, answer = await anyio.to_thread.run_sync(answered, name, data, limiter=request.app.state.limiter)
         except BadRequest as err:
             return JSONResponse({"error": str(err)}, status_code=err.status)
-        except ValueError as err:  # UsageError, PuzzleError, GenerateError, DesignError: one line each
-            return JSONResponse({"error": str(err).splitlines()[0] if str(err) else err.__class__.__name__}, status_code=422)
-        response = JSONResponse(answer)
-        response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - start):.1f}"
+        response = JSONResponse(answer, status_code=status)
+        if status == 200:
+            response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - start):.1f}"
         return response
 
     return run
@@ -408,10 +479,17 @@ async def server_error(_request: Request, exc: Exception) -> JSONResponse:  # pr
 def create_app() -> Starlette:
     """The app: the page at /, its files at /static, the API at /api/NAME."""
     routes = [Route("/", index)]
-    routes += [Route(f"/api/{name}", endpoint(handler, method), methods=[method]) for name, (handler, method) in ENDPOINTS.items()]
+    routes += [Route(f"/api/{name}", endpoint(name, method), methods=[method]) for name, (_, method) in ENDPOINTS.items()]
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        app.state.searches.close()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error}, lifespan=lifespan)
     app.state.limiter = None
+    app.state.searches = SearchPool(SEARCH_WORKERS)
     return app
 
 
