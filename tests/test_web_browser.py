@@ -288,3 +288,87 @@ def test_every_drawing_of_an_indexed_size_shows_its_number(page, tmp_path, monke
     until(page, lambda d: title.is_displayed() and title.get_attribute("data-k") == str(x.k))
     assert title.get_attribute("data-size") == "3x3" and title.get_attribute("data-number") == str(x.number)
     assert clues_on_page(page, "files") == ([shown(runs(row)) for row in drawing], [shown(runs(col)) for col in zip(*drawing)])
+
+
+def marks_of(driver) -> list:
+    return json.loads(by_id(driver, "play-board").get_attribute("data-marks") or "[]")
+
+
+def status_of(driver) -> str:
+    return by_id(driver, "play-status").text
+
+
+def test_play_puzzle_1234_of_5x5_from_its_link_to_solved(server, driver, tmp_path):
+    """/#5x5/1234 opens Every puzzle #1234 in Play (the shipped index); a hint on the empty grid names a line and fills
+    its cells; a cross, an undo and a redo; a wrong mark is named by the next hint; clicks finish it: "solved in";
+    a reload keeps the marks."""
+    x = localcount.nth(5, 5, 1234)
+    solution = list(x.rows)
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    assert by_id(driver, "panel-play").is_displayed() and "#1,234" in by_id(driver, "play-title").text
+    assert clues_on_page(driver, "play") == clues_shown(x.puzzle)
+    assert marks_of(driver) == ["....."] * 5
+
+    by_id(driver, "play-hint").click()
+    until(driver, lambda d: status_of(d).startswith(("row ", "column ")))
+    hinted = marks_of(driver)
+    decided = [(r, c) for r in range(5) for c in range(5) if hinted[r][c] != "."]
+    assert decided and all((hinted[r][c] == "1") == (solution[r][c] == "1") for r, c in decided)
+    line = by_id(driver, "play-status").get_attribute("data-line")
+    kind, number = line.split()
+    assert all((r if kind == "row" else c) == int(number) - 1 for r, c in decided)
+
+    canvas = by_id(driver, "play-canvas")
+    empty = next((r, c) for r in range(5) for c in range(5) if solution[r][c] == "0" and hinted[r][c] == ".")
+    click_cells(driver, canvas, [empty], "right")
+    until(driver, lambda d: marks_of(d)[empty[0]][empty[1]] == "x")
+    by_id(driver, "play-undo").click()
+    until(driver, lambda d: marks_of(d)[empty[0]][empty[1]] == ".")
+    by_id(driver, "play-redo").click()
+    until(driver, lambda d: marks_of(d)[empty[0]][empty[1]] == "x")
+
+    filled = next((r, c) for r in range(5) for c in range(5) if solution[r][c] == "1" and marks_of(driver)[r][c] == ".")
+    click_cells(driver, canvas, [filled], "right")  # a cross where the solution fills: a mistake
+    until(driver, lambda d: marks_of(d)[filled[0]][filled[1]] == "x")
+    by_id(driver, "play-hint").click()
+    until(driver, lambda d: "wrong" in status_of(d))
+    assert by_id(driver, "play-status").get_attribute("data-kind") == "mistakes"
+    click_cells(driver, canvas, [filled], "right")  # clicking a cross clears it
+    until(driver, lambda d: marks_of(d)[filled[0]][filled[1]] == ".")
+
+    todo = [(r, c) for r in range(5) for c in range(5) if solution[r][c] == "1" and marks_of(driver)[r][c] != "1"]
+    click_cells(driver, canvas, todo)
+    until(driver, lambda d: status_of(d).startswith("solved in"))
+    assert [row.replace("x", "0").replace(".", "0") for row in marks_of(driver)] == solution
+    shot(driver, tmp_path, "play-solved.png")
+    kept = marks_of(driver)
+    driver.refresh()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: marks_of(d) == kept)
+    assert status_of(driver).startswith("solved in")
+
+
+def test_a_link_with_clues_opens_a_typed_puzzle_to_play(page, server, tmp_path):
+    """Type's Play gives the clues' link; the link opens the same puzzle in Play on a fresh page."""
+    by_id(page, "tab-type").click()
+    type_into(page, "type-rows", "3")
+    type_into(page, "type-cols", "3")
+    clues = ([[1, 1], [1], [3]], [[1, 1], [2], [1, 1]])
+    for kind, lines in zip(("row", "col"), clues):
+        for i, clue in enumerate(lines):
+            field = page.find_elements(By.CSS_SELECTOR, f"#type-{kind}-list input")[i]
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(" ".join(map(str, clue)))
+    by_id(page, "type-play").click()
+    link = "c=1,1.1.3_1,1.2.1,1"
+    until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    page.get(server + "/#" + link)
+    page.refresh()
+    until(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    assert clues_on_page(page, "play") == ([shown(c) for c in clues[0]], [shown(c) for c in clues[1]])
+    shot(page, tmp_path, "play-link.png")

@@ -65,7 +65,7 @@ SUMMARIES = (
         ("index", "build the index that nth, rank and list read"),
     )),
     ("the page", (
-        ("serve", "the page: draw, type, open, solve and replay puzzles"),
+        ("serve", "the page: draw, type, open, solve and play puzzles"),
     )),
 )  # fmt: skip
 

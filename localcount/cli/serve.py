@@ -23,7 +23,7 @@ from ..util.messages import Parser, say
 def parser() -> argparse.ArgumentParser:
     """The arguments of ``serve``."""
     ap = Parser(prog="python -m localcount serve", description="Serve the page: draw or type a puzzle, see local "
-                "logic live, replay the steps, open, save, generate and design puzzles (see docs/web.md).")  # fmt: skip
+                "logic live, replay the steps, open, save, generate, design and play puzzles with hints (see docs/web.md).")  # fmt: skip
     ap.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     ap.add_argument("--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1: this machine only)")
     ap.add_argument("--open", action="store_true", help="open the page in a browser")

@@ -208,8 +208,8 @@ function showTab(name) {
     $(`#panel-${tab.dataset.tab}`).hidden = !on;
   }
   if (shownPuzzles[name] && current.owner !== name) showCurrent(name);
-  if (loaders[name]) loaders[name]();
   history.replaceState(null, "", `#${name}`);
+  if (loaders[name]) loaders[name]();
 }
 for (const tab of document.querySelectorAll("[role=tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
 
@@ -740,7 +740,9 @@ function everyShow(got) {
   Object.assign(title.dataset, { size: `${got.n}x${got.m}`, variant: got.variant, k: got.k, of: got.of, number: got.number });
   const [a, b] = got.within_steps || [];
   const within = got.within_steps ? ` of ${a === b ? a : `${a}-${b}`} steps` : "";
-  $("#every-info").textContent = `${got.n}×${got.m}${family} puzzles${within} · this one: solved by local logic in ${got.steps} step${got.steps === 1 ? "" : "s"} · grid number ${thousands(got.number)} of 2^${got.n * got.m}`;
+  let played = false;
+  try { played = JSON.parse(localStorage.getItem(SOLVED_KEY(`${got.n}x${got.m}${family ? "-yes" : ""}`)) || "[]").includes(got.k); } catch { played = false; }
+  $("#every-info").textContent = `${got.n}×${got.m}${family} puzzles${within} · this one: solved by local logic in ${got.steps} step${got.steps === 1 ? "" : "s"} · grid number ${thousands(got.number)} of 2^${got.n * got.m}${played ? " · you have solved it (Play)" : ""}`;
   $("#every-k").value = thousands(got.k);
   $("#every-k").classList.remove("bad");
   setCurrent({ text: got.text, format: "non" }, got.puzzle, `${got.n}x${got.m}${got.variant === "nonogram" ? "" : "-yes"}-${got.k}`, "every");
@@ -810,7 +812,366 @@ document.addEventListener("keydown", (e) => {
   everyMoves[move]();
 });
 
-// ---------- 5. Counts ----------
+// ---------- 5. Play ----------
+
+// puzzle: the one played (as /api/parse answers); marks: rows of "1" (filled), "x" (crossed), "." (unknown);
+// undo/redo: strokes, each a list of [r, c, before, after]; link: what the address names (without "#");
+// every: {size, steps, k, of} when it is an Every puzzle; hinted: cells the last hint decided; wrong: cells shown as mistakes.
+const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: null, elapsed: 0, since: null, solved: false,
+  stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0 };
+const playBoard = new Board($("#play-board"), "play", 520);
+const SOLVED_KEY = (size) => `localcount-solved:${size}`;
+
+/** A puzzle's clues as a link: lines joined by ".", numbers by "," ("0": an empty line), rows "_" columns (+ "_y"). */
+function encodeClues(p) {
+  const half = (clues) => clues.map((c) => (c.length ? c.join(",") : "0")).join(".");
+  return `${half(p.rows)}_${half(p.columns)}${p.variant === "yesnogram" ? "_y" : ""}`;
+}
+
+/** The request body of a link's clues, or null. */
+function decodeClues(text) {
+  const parts = text.split("_");
+  if (parts.length < 2 || parts.length > 3 || (parts[2] && parts[2] !== "y")) return null;
+  const half = (t) => t.split(".").map((c) => c.split(",").map(Number).filter((v) => v > 0));
+  const [rows, columns] = parts.slice(0, 2).map(half);
+  if ([...rows, ...columns].flat().some((v) => !Number.isInteger(v))) return null;
+  return { rows, columns, variant: parts[2] ? "yesnogram" : "nonogram" };
+}
+
+const playKey = () => `localcount-play:${encodeClues(play.puzzle)}`;
+const minutes = (ms) => { const s = Math.floor(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+const playTime = () => play.elapsed + (play.since === null ? 0 : Date.now() - play.since);
+const lineOf = (kind, i) => (kind === "row" ? play.marks[i] : play.marks.map((row) => row[i]));
+/** A line's filled runs: runs of "1" (a yesnogram row: runs of cells not filled). */
+const lineRuns = (kind, i) => runs(lineOf(kind, i).map((v) => (kind === "row" && play.puzzle.variant === "yesnogram" ? v !== "1" : v === "1")));
+const sameClue = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Open a puzzle ({n, m, rows, columns, variant, title}) in Play: its saved marks and time if any; link: the address. */
+function playOpen(puzzle, link, everyInfo = null) {
+  if (puzzle.palette) return say("play: colour puzzles cannot be played here yet (solve them)", "error", "play");
+  Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null });
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(playKey()) || "null"); } catch { saved = null; }
+  const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1x.]*$/.test(r) && r.length === puzzle.m);
+  play.marks = fits ? saved.marks.map((r) => r.split("")) : Array.from({ length: puzzle.n }, () => Array(puzzle.m).fill("."));
+  play.elapsed = fits ? Number(saved.elapsed) || 0 : 0;
+  play.solved = fits && !!saved.solved;
+  play.since = play.solved ? null : Date.now();
+  playBoard.size(puzzle.n, puzzle.m);
+  playBoard.setClues(puzzle.rows, puzzle.columns);
+  $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${everyInfo.steps} steps)` : ""} of ${thousands(everyInfo.of)}`
+    : `${puzzle.title || "puzzle"} (${puzzle.n}×${puzzle.m}${puzzle.variant === "nonogram" ? "" : ", yesnogram"})`;
+  $("#play-title").dataset.link = link;
+  $("#play-none").hidden = true;
+  $("#play-next").hidden = !everyInfo;
+  playStatus(play.solved ? `solved in ${minutes(play.elapsed)}` : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
+  showTab("play");
+  playRender();
+}
+
+function playStatus(text, kind = "") {
+  $("#play-status").textContent = text;
+  $("#play-status").dataset.kind = kind;
+}
+
+function playSave() {
+  const marks = play.marks.map((r) => r.join(""));
+  try { localStorage.setItem(playKey(), JSON.stringify({ marks, elapsed: playTime(), solved: play.solved })); } catch { /* private mode: not kept */ }
+  $("#play-board").dataset.marks = JSON.stringify(marks);
+}
+
+/** Strike finished clues, redden lines that cannot be right (every cell marked and the runs differ, or too many filled). */
+function playClues() {
+  const { puzzle } = play;
+  for (const [kind, clues, box] of [["row", puzzle.rows, playBoard.rows], ["col", puzzle.columns, playBoard.cols]]) {
+    clues.forEach((clue, i) => {
+      const line = lineOf(kind, i), got = lineRuns(kind, i);
+      const total = clue.reduce((a, b) => a + b, 0), filled = runs(line.map((v) => v === "1")).reduce((a, b) => a + b, 0);
+      const yes = kind === "row" && puzzle.variant === "yesnogram";
+      const done = sameClue(got, clue) && (yes ? !line.includes(".") : true);
+      const wrong = (!line.includes(".") && !sameClue(got, clue)) || (!yes && filled > total);
+      box.children[i].dataset.state = wrong ? "wrong" : done ? "done" : "";
+    });
+  }
+}
+
+function playRender() {
+  if (!play.puzzle) return;
+  const { marks, hover, hinted, wrong } = play;
+  const mark = (list) => new Set(list.map(([r, c]) => `${r},${c}`));
+  const hint = mark(hinted), bad = mark(wrong);
+  playBoard.draw({
+    fill: (r, c) => {
+      const k = `${r},${c}`;
+      if (bad.has(k)) return marks[r][c] === "1" ? "#b91c1c" : "#fecaca";
+      if (marks[r][c] === "1") return hint.has(k) ? NEW : BLACK;
+      if (hint.has(k)) return "#dbeafe";
+      return hover && (hover[0] === r || hover[1] === c) ? "#fef9c3" : null;
+    },
+    outline: document.activeElement === document.body && play.keyboard ? [play.cursor] : [],
+  });
+  const { ctx, cell } = playBoard;
+  ctx.strokeStyle = "#6b7280";
+  ctx.lineWidth = Math.max(1, cell / 14);
+  ctx.beginPath();
+  marks.forEach((row, r) => row.forEach((v, c) => {
+    if (v !== "x") return;
+    const a = cell * 0.3;
+    ctx.moveTo(c * cell + a, r * cell + a); ctx.lineTo((c + 1) * cell - a, (r + 1) * cell - a);
+    ctx.moveTo((c + 1) * cell - a, r * cell + a); ctx.lineTo(c * cell + a, (r + 1) * cell - a);
+  }));
+  ctx.stroke();
+  playClues();
+  $("#play-undo").disabled = !play.undo.length;
+  $("#play-redo").disabled = !play.redo.length;
+  $("#play-timer").textContent = minutes(playTime());
+  $("#play-board").dataset.marks = JSON.stringify(marks.map((r) => r.join("")));
+}
+
+/** Apply changes [r, c, before, after] as one undoable step (auto-crossing what they finish), then check for the end. */
+function playApply(changes, { record = true } = {}) {
+  if (!changes.length) return;
+  for (const [r, c, , after] of changes) play.marks[r][c] = after;
+  if ($("#play-autocross").checked) {
+    const touched = new Set(changes.flatMap(([r, c]) => [`row:${r}`, `col:${c}`]));
+    for (const key of touched) {
+      const [kind, i] = [key.split(":")[0], Number(key.split(":")[1])];
+      const clue = kind === "row" ? play.puzzle.rows[i] : play.puzzle.columns[i];
+      if (kind === "row" && play.puzzle.variant === "yesnogram") continue; // its empty cells are the clue's
+      if (!sameClue(lineRuns(kind, i), clue)) continue;
+      const cellsOf = kind === "row" ? play.marks[i].map((_, c) => [i, c]) : play.marks.map((_, r) => [r, i]);
+      for (const [r, c] of cellsOf) if (play.marks[r][c] === ".") { changes.push([r, c, ".", "x"]); play.marks[r][c] = "x"; }
+    }
+  }
+  if (record) { play.undo.push(changes); play.redo = []; }
+  play.wrong = [];
+  playCheckSolved();
+  playSave();
+  playRender();
+}
+
+function playCheckSolved() {
+  const { puzzle } = play;
+  const solved = puzzle.rows.every((clue, r) => sameClue(lineRuns("row", r), clue)) && puzzle.columns.every((clue, c) => sameClue(lineRuns("col", c), clue));
+  if (solved && !play.solved) {
+    play.elapsed = playTime();
+    Object.assign(play, { solved: true, since: null, hinted: [] });
+    playStatus(`solved in ${minutes(play.elapsed)}`, "solved");
+    if (play.every) {
+      const done = new Set(JSON.parse(localStorage.getItem(SOLVED_KEY(play.every.size)) || "[]"));
+      done.add(play.every.k);
+      localStorage.setItem(SOLVED_KEY(play.every.size), JSON.stringify([...done]));
+    }
+  } else if (!solved && play.solved) {
+    Object.assign(play, { solved: false, since: Date.now() });
+    playStatus("");
+  }
+}
+
+function playUndo(from, to, index) {
+  const step = from.pop();
+  if (!step) return;
+  to.push(step);
+  playApply(step.map((ch) => [ch[0], ch[1], ch[3 - index], ch[2 + index]]).reverse(), { record: false });
+}
+
+/** A stroke starts on a cell with a kind ("1" fill, "x" cross): it clears that kind if the cell has it, else sets it
+ *  on unknown cells only (never over the other kind). */
+function playStroke(cell, kind) {
+  const [r, c] = cell;
+  const clears = play.marks[r][c] === kind;
+  if (!clears && play.marks[r][c] !== ".") return null;
+  return { kind, clears, seen: new Set(), changes: [] };
+}
+
+function playStrokeAt(cell) {
+  const s = play.stroke;
+  if (!s || !cell) return;
+  const key = `${cell[0]},${cell[1]}`;
+  if (s.seen.has(key)) return;
+  s.seen.add(key);
+  const [r, c] = cell, was = play.marks[r][c];
+  if (s.clears ? was === s.kind : was === ".") {
+    const after = s.clears ? "." : s.kind;
+    s.changes.push([r, c, was, after]);
+    play.marks[r][c] = after;
+    playRender();
+  }
+}
+
+function playStrokeEnd() {
+  const s = play.stroke;
+  play.stroke = null;
+  if (!s || !s.changes.length) return;
+  for (const [r, c, before] of s.changes) play.marks[r][c] = before; // playApply sets them again, as one step
+  playApply(s.changes);
+}
+
+{
+  const canvas = playBoard.canvas;
+  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  canvas.addEventListener("pointerdown", (e) => {
+    const cell = playBoard.cellAt(e);
+    if (!cell || !play.puzzle) return;
+    e.preventDefault();
+    play.keyboard = false;
+    canvas.setPointerCapture(e.pointerId);
+    if (e.pointerType === "touch") { // a tap fills; a long press crosses
+      play.press = setTimeout(() => { play.press = 0; play.stroke = playStroke(cell, "x"); playStrokeAt(cell); }, 450);
+      play.pressCell = cell;
+      return;
+    }
+    play.stroke = playStroke(cell, e.button === 2 || e.shiftKey ? "x" : "1");
+    playStrokeAt(cell);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    const cell = playBoard.cellAt(e);
+    if (play.press && cell && String(cell) !== String(play.pressCell)) { // a touch that moves: a fill stroke
+      clearTimeout(play.press);
+      play.press = 0;
+      play.stroke = playStroke(play.pressCell, "1");
+      playStrokeAt(play.pressCell);
+    }
+    if (play.stroke) {
+      const last = [...play.stroke.seen].pop().split(",").map(Number);
+      for (const x of between(last, cell || last)) playStrokeAt(x);
+    }
+    if (String(cell) !== String(play.hover)) { play.hover = cell; playRender(); }
+  });
+  const end = () => {
+    if (play.press) { clearTimeout(play.press); play.press = 0; play.stroke = playStroke(play.pressCell, "1"); playStrokeAt(play.pressCell); }
+    playStrokeEnd();
+  };
+  for (const name of ["pointerup", "pointercancel"]) canvas.addEventListener(name, end);
+  canvas.addEventListener("pointerleave", () => { if (!play.stroke) { play.hover = null; playRender(); } });
+}
+
+/** Ask for a hint: its cells applied (as an undoable step) and shown, its reason said; or the mistakes shown. */
+async function playHint() {
+  if (!play.puzzle) return;
+  const { rows, columns, variant } = play.puzzle;
+  const got = await api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [$("#play-hint")]);
+  if (!got) return;
+  if (got.solved) return playStatus(play.solved ? $("#play-status").textContent : "solved", "solved");
+  if (got.mistakes) {
+    play.wrong = got.mistakes;
+    playRender();
+    return playStatus(`${got.reason}: shown in red`, "mistakes");
+  }
+  const changes = [...got.filled.map(([r, c]) => [r, c, play.marks[r][c], "1"]), ...got.empty.map(([r, c]) => [r, c, play.marks[r][c], "x"])];
+  playStatus(got.reason, got.kind);
+  $("#play-status").dataset.line = got.line || "";
+  playApply(changes);
+  play.hinted = [...got.filled, ...got.empty];
+  playRender();
+}
+
+async function playCheck() {
+  if (!play.puzzle) return;
+  const { rows, columns, variant } = play.puzzle;
+  const got = await api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [$("#play-check")]);
+  if (!got) return;
+  play.wrong = got.mistakes || [];
+  playRender();
+  if (got.mistakes) playStatus(`${got.reason}: shown in red`, "mistakes");
+  else if (got.kind === "contradiction") playStatus(got.reason, "mistakes");
+  else playStatus(got.solved ? "solved" : "no mistakes so far", got.solved ? "solved" : "");
+}
+
+$("#play-hint").addEventListener("click", playHint);
+$("#play-check").addEventListener("click", playCheck);
+$("#play-undo").addEventListener("click", () => playUndo(play.undo, play.redo, 0));
+$("#play-redo").addEventListener("click", () => playUndo(play.redo, play.undo, 1));
+$("#play-restart").addEventListener("click", () => {
+  if (!play.puzzle) return;
+  const changes = [];
+  play.marks.forEach((row, r) => row.forEach((v, c) => { if (v !== ".") changes.push([r, c, v, "."]); }));
+  Object.assign(play, { elapsed: 0, since: Date.now(), solved: false });
+  playStatus("");
+  playApply(changes);
+});
+$("#play-next").addEventListener("click", async () => {
+  const e = play.every;
+  if (!e) return;
+  const done = new Set(JSON.parse(localStorage.getItem(SOLVED_KEY(e.size)) || "[]"));
+  let k = e.k + 1;
+  while (done.has(k) && k <= e.of) k++;
+  if (k > e.of) return say("play: every later puzzle of this size is solved here", "info", "play");
+  playOpenLink(everyLink(e.size, e.steps, k));
+});
+document.addEventListener("keydown", (e) => {
+  if ($("#panel-play").hidden || !play.puzzle || e.altKey || e.metaKey || e.target.closest("input, select, textarea, button, [role=tab]")) return;
+  const key = e.key.toLowerCase();
+  if (e.ctrlKey && (key === "z" || key === "y")) {
+    e.preventDefault();
+    if (key === "z" && !e.shiftKey) playUndo(play.undo, play.redo, 0);
+    else playUndo(play.redo, play.undo, 1);
+    return;
+  }
+  if (e.ctrlKey) return;
+  const move = { arrowup: [-1, 0], arrowdown: [1, 0], arrowleft: [0, -1], arrowright: [0, 1] }[key];
+  const [r, c] = play.cursor;
+  if (move) {
+    play.cursor = [clamp(r + move[0], 0, play.puzzle.n - 1), clamp(c + move[1], 0, play.puzzle.m - 1)];
+  } else if (key === " " || key === "x") {
+    const kind = key === "x" ? "x" : "1", was = play.marks[r][c];
+    if (was === kind || was === ".") playApply([[r, c, was, was === kind ? "." : kind]]);
+  } else if (key === "h") {
+    playHint();
+  } else return;
+  e.preventDefault();
+  play.keyboard = true;
+  playRender();
+});
+setInterval(() => { if (!$("#panel-play").hidden && play.since !== null) $("#play-timer").textContent = minutes(playTime()); }, 500);
+window.addEventListener("pagehide", () => { if (play.puzzle) playSave(); });
+
+const everyLink = (size, steps, k) => `${size}${steps ? `/steps=${steps}` : ""}/${k}`;
+
+/** Open what a link names: "5x5/1234", "5x5-yes/steps=7/12" (Every puzzle) or "c=CLUES"; false if it names none. */
+async function playOpenLink(link) {
+  const every = /^(\d+)x(\d+)(-yes)?(?:\/steps=([\d-]+))?\/(\d+)$/.exec(link);
+  if (every) {
+    const [, n, m, yes, steps, k] = every;
+    const body = { rows: Number(n), columns: Number(m), k: Number(k), variant: yes ? "yesnogram" : "nonogram" };
+    if (steps) body.steps = steps;
+    const got = await api("nth", body);
+    if (got) playOpen(got.puzzle, link, { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k, of: got.of });
+    return true;
+  }
+  if (link.startsWith("c=")) {
+    const clues = decodeClues(decodeURIComponent(link.slice(2)));
+    if (!clues) { say("play: the link's clues cannot be read", "error", "play"); return true; }
+    const got = await api("parse", clues);
+    if (got) playOpen(got.puzzle, link);
+    return true;
+  }
+  return false;
+}
+
+/** Play the current puzzle of Files or Every puzzle (its link: the Every puzzle's number, or its clues). */
+$("#files-play").addEventListener("click", () => {
+  const p = current.puzzle;
+  if (current.owner === "every" && every.shown) {
+    const s = every.shown, size = `${s.n}x${s.m}${s.variant === "nonogram" ? "" : "-yes"}`;
+    const steps = s.within_steps ? (s.within_steps[0] === s.within_steps[1] ? String(s.within_steps[0]) : s.within_steps.join("-")) : "";
+    return playOpen(p, everyLink(size, steps, s.k), { size, steps, k: s.k, of: s.of });
+  }
+  playOpen(p, `c=${encodeClues(p)}`);
+});
+$("#type-play").addEventListener("click", async () => {
+  const clues = typeCheck();
+  if (!clues) return;
+  const got = await api("parse", clues, [$("#type-play")]);
+  if (got) playOpen(got.puzzle, `c=${encodeClues(got.puzzle)}`);
+});
+window.addEventListener("hashchange", () => {
+  const link = location.hash.slice(1);
+  if (link !== play.link && /^(\d+x\d+|c=)/.test(link)) playOpenLink(link);
+});
+loaders.play = () => { if (play.puzzle) { history.replaceState(null, "", `#${play.link}`); playRender(); } };
+
+// ---------- 6. Counts ----------
 
 const SERIES = { nonogram: "#2563eb", yesnogram: "#dc2626" };
 
@@ -866,7 +1227,7 @@ function plot(data) {
   typeBuild();
   replayPause();
   const tab = location.hash.slice(1);
-  showTab(["draw", "type", "files", "every", "counts"].includes(tab) ? tab : "draw");
+  showTab(["draw", "type", "files", "every", "play", "counts"].includes(tab) ? tab : "draw");
   const info = await api("info");
   if (!info) return;
   for (const f of info.formats) $("#save-format").append(el("option", { value: f, text: f }));
@@ -874,5 +1235,6 @@ function plot(data) {
   for (const name of info.examples) $("#type-example").append(el("option", { value: name, text: name }));
   for (const name of info.pictures) $("#design-picture").append(el("option", { value: name, text: name }));
   if (!every.sizes.length) await everyIndexes(); // Draw numbers the drawings of these sizes
+  if (/^(\d+x\d+|c=)/.test(tab)) await playOpenLink(tab); // a link to a puzzle: play it
   document.body.dataset.ready = "true";
 })();
