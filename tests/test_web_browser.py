@@ -372,3 +372,19 @@ def test_a_link_with_clues_opens_a_typed_puzzle_to_play(page, server, tmp_path):
     until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
     assert clues_on_page(page, "play") == ([shown(c) for c in clues[0]], [shown(c) for c in clues[1]])
     shot(page, tmp_path, "play-link.png")
+
+
+def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
+    """For makers: the lines where local logic stops, beside the shaded cells."""
+    type_into(page, "draw-rows", "3")
+    type_into(page, "draw-cols", "4")
+    canvas = by_id(page, "draw-canvas")
+    until(page, lambda d: grid_of(d, "draw-canvas") == ["0000"] * 3)
+    click_cells(page, canvas, [(0, 0), (1, 1), (2, 3)])  # two of its cells can swap with their diagonal partners
+    status = by_id(page, "draw-status")
+    until(page, lambda d: grid_of(d, "draw-canvas") == ["1000", "0100", "0001"] and status.get_attribute("data-stuck"))
+    answer = httpx.post(page.current_url.split("#")[0] + "api/analyze", json={"grid": ["1000", "0100", "0001"], "search": False}).json()
+    rows = sorted({r + 1 for r, _ in answer["unknown"]})
+    cols = sorted({c + 1 for _, c in answer["unknown"]})
+    said = f"row{'s' if len(rows) > 1 else ''} {', '.join(map(str, rows))}; column{'s' if len(cols) > 1 else ''} {', '.join(map(str, cols))}"
+    assert rows and status.get_attribute("data-stuck") == said and f"stuck: {said}" in status.text

@@ -283,6 +283,17 @@ async function drawAnalyze() {
   }
 }
 
+/** The lines where local logic stops (those with unknown cells), for a maker: "rows 3, 7; columns 2, 9" (1-based). */
+function stuckLines(unknown) {
+  const list = (values) => {
+    const sorted = [...new Set(values)].sort((a, b) => a - b).map((v) => v + 1);
+    return sorted.length > 12 ? `${sorted.slice(0, 12).join(", ")} … (${sorted.length})` : sorted.join(", ");
+  };
+  if (!unknown.length) return "";
+  const rows = list(unknown.map(([r]) => r)), cols = list(unknown.map(([, c]) => c));
+  return `row${rows.includes(",") ? "s" : ""} ${rows}; column${cols.includes(",") ? "s" : ""} ${cols}`;
+}
+
 /** Show an analysis: the verdict line (uniqueness pending until the search answers), status, unknown cells. */
 function drawShow(a) {
   const verdict = a.verdict === null ? "checking uniqueness…"
@@ -295,6 +306,8 @@ function drawShow(a) {
   drawVerdict.className = a.simple ? "good" : "bad";
   const black = draw.cells.reduce((s, v) => s + v, 0);
   drawStatus.textContent = `${draw.n}×${draw.m}, ${black} black` + (a.unknown.length ? `, ${a.unknown.length} cells unknown (shaded)` : "") + ` · ${(a.seconds * 1000).toFixed(1)} ms`;
+  drawStatus.dataset.stuck = stuckLines(a.unknown);
+  if (a.unknown.length) drawStatus.textContent += ` · stuck: ${drawStatus.dataset.stuck}`;
   draw.unknown = a.unknown;
   drawRender();
 }
