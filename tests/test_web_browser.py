@@ -388,3 +388,13 @@ def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     cols = sorted({c + 1 for _, c in answer["unknown"]})
     said = f"row{'s' if len(rows) > 1 else ''} {', '.join(map(str, rows))}; column{'s' if len(cols) > 1 else ''} {', '.join(map(str, cols))}"
     assert rows and status.get_attribute("data-stuck") == said and f"stuck: {said}" in status.text
+    # each clue says, on hover, its line's last deduction and where local logic stops on it
+    titles = [e.get_attribute("title") for e in page.find_elements(By.CSS_SELECTOR, "#draw-row-clues > div")]
+    for r, title in enumerate(titles):
+        last = answer["last"].get(f"row {r + 1}")
+        if last:
+            assert title.startswith(f"row {r + 1}: its last deduction, local logic's update {last['update']} of {answer['updates']}:")
+        else:
+            assert title.startswith(f"row {r + 1}: local logic decides nothing on it alone")
+        left = sum(1 for x, _ in answer["unknown"] if x == r)
+        assert (f"stops with {left} of its cells unknown" in title) == (left > 0)

@@ -680,7 +680,9 @@ FORMATS = formats.FORMATS
 class Analysis:
     """What a drawing is as a puzzle: its ``puzzle`` (clues, the drawing as goal), whether local logic solves it
     (``simple``) and in how many ``steps``, the cells it leaves ``unknown`` ((row, column), 0-based), and
-    (under the time limit) ``verdict`` ('unique', 'multiple' or 'undecided') and ``level``."""
+    (under the time limit) ``verdict`` ('unique', 'multiple' or 'undecided') and ``level``; ``last``: each
+    line's last deduction from all unknown ({'row 3': (k, LineStep)}: local logic's k-th line update, from 1, of
+    ``updates``), for a maker asking why a line stops where it does."""
 
     puzzle: Puzzle
     simple: bool
@@ -689,6 +691,8 @@ class Analysis:
     verdict: str | None
     level: str | None
     seconds: float
+    last: dict = field(default_factory=dict, repr=False)
+    updates: int = 0
 
 
 def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0, search: bool = True) -> Analysis:
@@ -706,14 +710,17 @@ def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0, sea
     start = time.perf_counter()
     p = Puzzle.from_grid(grid, variant=variant)
     model = p.model
-    out = searching.local(model)
+    trace: list = []
+    out = searching.local(model, trace)
+    last = {s.line: (k, s) for k, s in enumerate(trace, 1)}
+    last = {line: (k, LineStep.of(s, model.m)) for line, (k, s) in last.items()}
     full = (1 << (model.n * model.m)) - 1
     if out.status == logic.SOLVED:
         hard = logic.difficulty(model.rows, model.cols, 0, 0, model.variant)
-        return Analysis(p, True, hard.steps, (), "unique", searching.LINE, time.perf_counter() - start)
+        return Analysis(p, True, hard.steps, (), "unique", searching.LINE, time.perf_counter() - start, last, len(trace))
     unknown = cells_of(full & ~out.known, model.m)
     if not search:
-        return Analysis(p, False, None, unknown, None, None, time.perf_counter() - start)
+        return Analysis(p, False, None, unknown, None, None, time.perf_counter() - start, last, len(trace))
     found = solve(model, "auto", 2, None, timeout)
     level = "branching" if found.verdict == "multiple" else found.level  # two solutions: no reasoning decides it
-    return Analysis(p, False, None, unknown, found.verdict, level, time.perf_counter() - start)
+    return Analysis(p, False, None, unknown, found.verdict, level, time.perf_counter() - start, last, len(trace))

@@ -187,7 +187,8 @@ def do_analyze(data: dict) -> dict:
     a = puzzles.analyze(rows, variant=field(data, "variant", str, "nonogram"), timeout=timeout_of(data), search=search)
     return {"rows": [list(c) for c in a.puzzle.rows], "columns": [list(c) for c in a.puzzle.columns],
             "simple": a.simple, "verdict": a.verdict, "level": a.level, "steps": a.steps,
-            "unknown": cells(a.unknown), "seconds": round(a.seconds, 4)}  # fmt: skip
+            "unknown": cells(a.unknown), "seconds": round(a.seconds, 4), "updates": a.updates,
+            "last": {line: {"update": k, "filled": cells(x.filled), "empty": cells(x.empty)} for line, (k, x) in a.last.items()}}  # fmt: skip
 
 
 def _puzzle_of(data: dict) -> tuple:

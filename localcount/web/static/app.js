@@ -310,6 +310,23 @@ function drawShow(a) {
   if (a.unknown.length) drawStatus.textContent += ` · stuck: ${drawStatus.dataset.stuck}`;
   draw.unknown = a.unknown;
   drawRender();
+  drawWhy(a);
+}
+
+/** Each clue's tooltip (hover): the line's last deduction by local logic, and where it stops on it. */
+function drawWhy(a) {
+  const open = (kind, i) => a.unknown.filter(([r, c]) => (kind === "row" ? r : c) === i).length;
+  for (const [kind, word, box] of [["row", "row", drawBoard.rows], ["col", "column", drawBoard.cols]]) {
+    [...box.children].forEach((node, i) => {
+      const line = `${word} ${i + 1}`, got = (a.last || {})[line], left = open(kind, i);
+      const at = (cells) => cells.map(([r, c]) => (kind === "row" ? c : r) + 1).join(", ");
+      let text = got ? `${line}: its last deduction, local logic's update ${got.update} of ${a.updates}:` +
+        (got.filled.length ? ` cells ${at(got.filled)} filled` : "") + (got.filled.length && got.empty.length ? ";" : "") +
+        (got.empty.length ? ` cells ${at(got.empty)} empty` : "") : `${line}: local logic decides nothing on it alone`;
+      if (left) text += ` · local logic stops with ${left} of its cells unknown`;
+      node.title = text;
+    });
+  }
 }
 
 /** A simple drawing's number among the puzzles of its size, beside the verdict (if its size has an index). */
