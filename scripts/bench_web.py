@@ -23,7 +23,8 @@ answer: 50 ms at 30x30, 300 ms at 100x100 (median of an edit).
 (default 4) searches of random 100x100 drawings in flight (``timeout`` 10,
 each asked again as soon as it is answered), and ``--clients`` (default 20)
 clients sending ``--live`` (default 400) analyses without the search of
-30x30 drawings between them: the live answers' wall time, client side, p50,
+30x30 drawings between them, each client editing a random drawing of its
+own one cell at a time and asking after each edit, as the page does: the live answers' wall time, client side, p50,
 p95 and max (target on 2 cores: p95 at most 200 ms), and each search's time
 against its limit.  A search asked for while the search pool is full is
 refused at once (503): counted, not timed.
@@ -123,7 +124,15 @@ def load(searches: int, clients: int, live: int, seed: int) -> int:
 
     rng = random.Random(seed)
     big = [drawings("random", 100, rng)[0] for _ in range(searches)]
-    small = [drawings("random", 30, rng)[0] for _ in range(live)]
+    # each client edits a drawing of its own one cell at a time and asks after each edit, as the page does
+    small = []
+    for _ in range(clients):
+        rows = drawings("random", 30, rng)[0]
+        for _ in range(-(-live // clients)):
+            rows = edited(rows, rng)
+            small.append(rows)
+    per = -(-live // clients)
+    small = small[: per * clients]
     stop = threading.Event()
     search_times, refused = [], 0
 
@@ -145,8 +154,11 @@ def load(searches: int, clients: int, live: int, seed: int) -> int:
         import time
 
         time.sleep(1.0)  # the searches are in flight
+        def client(k):
+            return [post(base, "/api/analyze", {"grid": rows, "search": False}) for rows in small[k * per : (k + 1) * per]]
+
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-            answers = list(pool.map(lambda rows: post(base, "/api/analyze", {"grid": rows, "search": False}), small))
+            answers = [a for batch in pool.map(client, range(clients)) for a in batch]
         stop.set()
         for t in threads:
             t.join()

@@ -2,11 +2,13 @@
 
 Every endpoint takes a JSON object and answers one: it checks the request
 (types, sizes, options), calls the Python API (``localcount.api``) and
-shapes the answer.  Live requests (an analysis without the search, hints,
-parsing, numbering) run in a bounded thread pool; searches and the making
-commands in a bounded pool of worker processes (``SearchPool``), so that a
-search, which holds the GIL, never makes a live answer wait, and a search
-asked for while that pool is full is refused at once (503).  A bad request gets a 4xx with
+shapes the answer.  Three pools (``ProcessPool``): searches and the making
+commands in worker processes of their own at a lower CPU priority, so
+that a search, which holds its GIL for seconds, never makes a live answer
+wait, and a search asked for while they are all busy is refused at once
+(503); the live requests that run local logic (an analysis without the
+search, a hint) in one worker process a core, queued; the rest (parsing,
+numbering, the GETs) in a bounded thread pool.  A bad request gets a 4xx with
 ``{"error": "one line"}``, never a traceback; a body over ``MAX_BODY``
 bytes is refused unread (413); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
@@ -57,6 +59,10 @@ WORKERS = max(2, min(8, os.cpu_count() or 2))
 SEARCH_WORKERS = max(4, min(8, os.cpu_count() or 2))
 #: The endpoints that search or make (``analyze`` too, unless its search is turned off).
 SEARCHING = frozenset({"solve", "generate", "design", "simplify"})
+#: Live requests that run local logic (interpreted, a GIL each) go to worker processes too, this many: one a core,
+#: so that live answers use every core; the others (parsing, numbering, the GETs) stay in the threads.
+LIVE_WORKERS = max(2, min(8, os.cpu_count() or 2))
+LIVE_PROCESSES = frozenset({"analyze", "hint"})
 #: Queries of the numbering run one at a time: its kernels are numba ``parallel`` ones, which numba's workqueue
 #: threading layer (the one always there) does not let several threads enter at once.
 NUMBERING = threading.Lock()
@@ -399,22 +405,25 @@ def searches(name: str, data: dict) -> bool:
     return name in SEARCHING or name == "analyze" and data.get("search", True) is not False
 
 
-def _search_worker_start() -> None:
-    """A search process yields the cores to the server's live work first."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
+def _worker_start(niceness: int) -> None:
+    """A worker process of a pool: a search process yields the cores to the live answers first."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
 
 
-class SearchPool:
-    """Worker processes for searches (made on first use), at most ``workers`` requests in them at once.
+class ProcessPool:
+    """Worker processes (spawned on first use) for one kind of request.
 
-    A request that finds them all busy is refused (BadRequest 503), never queued: the page says so and the
-    user asks again, instead of waiting minutes behind other searches.  Errors come back as answers, so
+    ``busy_message``: a request that finds all ``workers`` busy is refused at once with it (BadRequest 503) —
+    searches, never queued behind minutes of other searches; None: it waits its turn — live requests, each a
+    few milliseconds.  ``niceness``: the workers' lower CPU priority.  Errors come back as answers, so
     nothing but JSON crosses the process boundary.
     """
 
-    def __init__(self, workers: int):
-        self.workers, self.busy, self._pool = workers, 0, None
+    def __init__(self, workers: int, niceness: int = 0, busy_message: str | None = None):
+        self.workers, self.niceness, self.busy_message = workers, niceness, busy_message
+        self.busy, self._pool = 0, None
 
     def _executor(self):
         if self._pool is None:
@@ -422,16 +431,16 @@ class SearchPool:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn")  # the server has threads: never fork it
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context,
-                                                                initializer=_search_worker_start)  # fmt: skip
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start,
+                                                                initargs=(self.niceness,))  # fmt: skip
         return self._pool
 
     async def run(self, name: str, data: dict) -> tuple:
-        """(status, answer) of a search endpoint, from a worker process; 503 at once when all are busy."""
+        """(status, answer) of endpoint ``name`` from a worker process."""
         import asyncio
 
-        if self.busy >= self.workers:
-            raise BadRequest(f"the server is busy with {self.busy} searches: ask again in a moment", 503)
+        if self.busy_message is not None and self.busy >= self.workers:
+            raise BadRequest(self.busy_message.format(busy=self.busy), 503)
         self.busy += 1  # the event loop's own counter: no lock needed
         try:
             return await asyncio.wrap_future(self._executor().submit(answered, name, data))
@@ -451,6 +460,8 @@ def endpoint(name: str, method: str):
             data = await body(request) if method == "POST" else {}
             if searches(name, data):
                 status, answer = await request.app.state.searches.run(name, data)
+            elif name in LIVE_PROCESSES:
+                status, answer = await request.app.state.live.run(name, data)
             else:
                 if request.app.state.limiter is None:  # made in the event loop, on the first request
                     request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
@@ -485,12 +496,16 @@ def create_app() -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        await app.state.live.run("info", {})  # the live processes start before the first drawing is analysed
         yield
         app.state.searches.close()
+        app.state.live.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error}, lifespan=lifespan)
     app.state.limiter = None
-    app.state.searches = SearchPool(SEARCH_WORKERS)
+    app.state.searches = ProcessPool(SEARCH_WORKERS, niceness=10,
+                                     busy_message="the server is busy with {busy} searches: ask again in a moment")
+    app.state.live = ProcessPool(LIVE_WORKERS)
     return app
 
 
