@@ -118,50 +118,56 @@ def served():
 
 
 def load(searches: int, clients: int, live: int, seed: int) -> int:
-    """The load case: live analyses of 30x30 drawings while searches of 100x100 drawings run."""
-    import concurrent.futures
-    import threading
+    """The load case: live analyses of 30x30 drawings while searches of 100x100 drawings run.
+
+    The clients are asyncio tasks over httpx in this one thread (threads here would wait for each other's GIL
+    and add that to the times they measure)."""
+    import asyncio
+    import time
+
+    import httpx
 
     rng = random.Random(seed)
     big = [drawings("random", 100, rng)[0] for _ in range(searches)]
+    per = -(-live // clients)
     # each client edits a drawing of its own one cell at a time and asks after each edit, as the page does
-    small = []
+    edits = []
     for _ in range(clients):
         rows = drawings("random", 30, rng)[0]
-        for _ in range(-(-live // clients)):
-            rows = edited(rows, rng)
-            small.append(rows)
-    per = -(-live // clients)
-    small = small[: per * clients]
-    stop = threading.Event()
-    search_times, refused = [], 0
+        edits.append([rows := edited(rows, rng) for _ in range(per)])
 
-    def searcher(rows):
-        nonlocal refused
-        while not stop.is_set():
-            status, seconds = post(base, "/api/analyze", {"grid": rows, "timeout": 10})
-            if status == 503:
-                refused += 1
-                stop.wait(0.5)
-            else:
-                search_times.append(seconds)
+    async def timed(http, body) -> tuple:
+        start = time.perf_counter()
+        r = await http.post("/api/analyze", json=body)
+        return r.status_code, time.perf_counter() - start
+
+    async def run(base) -> tuple:
+        limits = httpx.Limits(max_connections=clients + searches + 4)
+        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+            await http.post("/api/solve", json={"rows": [[1]], "columns": [[1]]})  # the search processes start
+            stop, search_times, refused = asyncio.Event(), [], [0]
+
+            async def searcher(rows):
+                while not stop.is_set():
+                    status, seconds = await timed(http, {"grid": rows, "timeout": 10})
+                    if status == 503:
+                        refused[0] += 1
+                        await asyncio.sleep(0.5)
+                    else:
+                        search_times.append(seconds)
+
+            async def client(drawings_):
+                return [await timed(http, {"grid": rows, "search": False}) for rows in drawings_]
+
+            searching = [asyncio.create_task(searcher(rows)) for rows in big]
+            await asyncio.sleep(1.0 if big else 0)  # the searches are in flight
+            answers = [a for batch in await asyncio.gather(*(client(e) for e in edits)) for a in batch]
+            stop.set()
+            await asyncio.gather(*searching)
+            return answers, search_times, refused[0]
 
     with served() as base:
-        post(base, "/api/solve", {"rows": [[1]], "columns": [[1]]})  # the search processes start
-        threads = [threading.Thread(target=searcher, args=(rows,), daemon=True) for rows in big]
-        for t in threads:
-            t.start()
-        import time
-
-        time.sleep(1.0)  # the searches are in flight
-        def client(k):
-            return [post(base, "/api/analyze", {"grid": rows, "search": False}) for rows in small[k * per : (k + 1) * per]]
-
-        with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-            answers = [a for batch in pool.map(client, range(clients)) for a in batch]
-        stop.set()
-        for t in threads:
-            t.join()
+        answers, search_times, refused = asyncio.run(run(base))
     times = [1000 * s for status, s in answers if status == 200]
     print(f"# localcount {lc.__version__}: {len(answers)} live analyses (30x30, no search) from {clients} clients, "
           f"{searches} searches of 100x100 (timeout 10 s) in flight; wall ms, client side")
