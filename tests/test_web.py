@@ -501,3 +501,17 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
         assert status == 200 and answer["verdict"] in ("undecided", "unique", "multiple")
         assert time.perf_counter() - start < 2 + 2.5  # its time limit holds (loose: the bench measures it)
         assert post(base, "/api/solve", puzzle)[0] == 200  # the pool is free again
+
+
+def test_a_worker_process_that_dies_costs_one_answer_not_the_server(client):
+    import os
+    import signal
+
+    puzzle = {"rows": [[1, 1], [1], [3]], "columns": [[1, 1], [2], [1, 1]], "marks": ["...", "...", "..."]}
+    assert client.post("/api/hint", json=puzzle).status_code == 200  # the live workers are up
+    pool = client.app.state.live
+    for pid in list(pool._pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    answers = [client.post("/api/hint", json=puzzle) for _ in range(3)]
+    assert answers[0].status_code == 503 and "ask again" in answers[0].json()["error"]
+    assert answers[-1].status_code == 200 and answers[-1].json()["line"] == "row 1"

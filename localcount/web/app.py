@@ -441,9 +441,14 @@ class ProcessPool:
 
         if self.busy_message is not None and self.busy >= self.workers:
             raise BadRequest(self.busy_message.format(busy=self.busy), 503)
+        from concurrent.futures.process import BrokenProcessPool
+
         self.busy += 1  # the event loop's own counter: no lock needed
         try:
             return await asyncio.wrap_future(self._executor().submit(answered, name, data))
+        except BrokenProcessPool:  # a worker died (killed, out of memory): the next request starts new ones
+            self.close()
+            raise BadRequest("a worker process of the server stopped: ask again", 503) from None
         finally:
             self.busy -= 1
 
