@@ -488,7 +488,7 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
     with web.running() as base, concurrent.futures.ThreadPoolExecutor(1) as other:
         assert post(base, "/api/solve", puzzle)[0] == 200  # the search process started
         start = time.perf_counter()
-        search = other.submit(post, base, "/api/analyze", {"grid": big, "timeout": 2})
+        search = other.submit(post, base, "/api/analyze", {"grid": big, "timeout": 4})
         for _ in range(40):  # until the search holds the one search process (a busy machine may take a moment)
             time.sleep(0.05)
             status, busy = post(base, "/api/solve", puzzle)
@@ -502,7 +502,7 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
         assert status == 200 and hint["line"] == "row 1"
         status, answer = search.result()
         assert status == 200 and answer["verdict"] in ("undecided", "unique", "multiple")
-        assert time.perf_counter() - start < 2 + 6  # its time limit holds (loose: a busy CI machine, niced search)
+        assert time.perf_counter() - start < 4 + 6  # its time limit holds (loose: a busy CI machine, niced search)
         assert post(base, "/api/solve", puzzle)[0] == 200  # the pool is free again
 
 
