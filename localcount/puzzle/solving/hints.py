@@ -36,8 +36,7 @@ import time
 from dataclasses import dataclass
 
 from ...clues import format_clue, grid_clues
-from ...lines import words
-from .logic import Board, bit_positions, settle
+from .logic import Board, bit_positions, line_options, settle
 
 SOLVED, MISTAKES, CONTRADICTION, LINE, PROBE, STUCK = "solved", "mistakes", "contradiction", "line", "probe", "stuck"
 #: Probing looks at most this long for a cell it can decide (a hint answers live).
@@ -75,14 +74,15 @@ def _cells_phrase(positions, value: str) -> str:
 
 
 def options(clue, length: int, ones: int, zeros: int, complemented: bool) -> tuple:
-    """(can0, can1) of a line: the cells that are empty / filled in some placement of its clue fitting its marks.
+    """(can0, can1) of a line: the cells that are empty / filled in some placement of its clue fitting its marks
+    (``logic.line_options``, remembered: a player asks about the same lines again and again).
 
     ``complemented``: a yesnogram's row (its clue counts runs of empty cells, ``logic``'s module doc).
     """
     if complemented:
-        can1, can0 = words.line_options(clue, length, zeros, ones)
+        can1, can0 = line_options(clue, length, zeros, ones)
         return can0, can1
-    return words.line_options(clue, length, ones, zeros)
+    return line_options(clue, length, ones, zeros)
 
 
 def line_reason(name: str, clue, length: int, ones: int, zeros: int, new1: int, new0: int, can0: int, can1: int,
