@@ -609,7 +609,7 @@ class Puzzle:
         filled, empty = filled | p.given_filled, empty | p.given_empty
         if filled & empty:
             r, c = divmod((filled & empty).bit_length() - 1, p.m)
-            raise PuzzleError(f"marks: row {r + 1}, column {c + 1} is crossed but a given filled cell")
+            raise PuzzleError(f"marks: row {r + 1}, column {c + 1} contradicts a given cell of the puzzle")
         if solution is not None:
             goal, n, m = parse_grid(solution)
             if (n, m) != (p.n, p.m):
