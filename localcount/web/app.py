@@ -52,7 +52,7 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_SIDE = 100
 #: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
 DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
-#: Live requests (an analysis without the search, a hint, parsing, numbering) run in at most this many threads at once.
+#: The requests that run in threads (parsing, converting, numbering, the GETs): at most this many at once.
 WORKERS = max(2, min(8, os.cpu_count() or 2))
 #: Searches and the making commands run in worker processes of their own (a search holds the GIL for seconds, so in a
 #: thread it would make every live answer wait), at most this many at once; one more is refused at once with 503.

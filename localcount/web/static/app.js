@@ -1077,10 +1077,15 @@ function playStrokeEnd() {
 }
 
 /** Ask for a hint: its cells applied (as an undoable step) and shown, its reason said; or the mistakes shown. */
-async function playHint() {
-  if (!play.puzzle) return;
+/** /api/hint on the marks so far (the button disabled meanwhile); null when nothing is open or on an error. */
+async function playAsk(button) {
+  if (!play.puzzle) return null;
   const { rows, columns, variant } = play.puzzle;
-  const got = await api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [$("#play-hint")]);
+  return api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [button]);
+}
+
+async function playHint() {
+  const got = await playAsk($("#play-hint"));
   if (!got) return;
   if (got.solved) return playStatus(play.solved ? $("#play-status").textContent : "solved", "solved");
   if (got.mistakes) {
@@ -1097,9 +1102,7 @@ async function playHint() {
 }
 
 async function playCheck() {
-  if (!play.puzzle) return;
-  const { rows, columns, variant } = play.puzzle;
-  const got = await api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [$("#play-check")]);
+  const got = await playAsk($("#play-check"));
   if (!got) return;
   play.wrong = got.mistakes || [];
   playRender();
