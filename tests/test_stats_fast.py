@@ -49,7 +49,7 @@ def test_two_or_three_flat_rows_give_the_same_vectors(monkeypatch):
     assert specialize.flat_count(n, int(np.diff(prep.pat_start).max())) == 3
     depth = P.default_depth(n, m)
     shards = np.arange(P.shard_count(n, m, "rows", depth))
-    args = (depth, S.SYMMETRIES["flips"], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
+    args = specialize.shard_args(prep, depth, S.SYMMETRIES["flips"])
     vectors = []
     for flat_max in (3, 2):
         monkeypatch.setattr(specialize, "FLAT_MAX", flat_max)
@@ -95,7 +95,11 @@ def test_singletons_count_the_keys_met_once(count, bits):
     keys = rng.integers(0, 1 << bits, size=count, dtype=np.int64)
     keys[: count // 3] = keys[count // 3 : 2 * (count // 3)]  # many twins
     values, times = np.unique(keys, return_counts=True)
-    buf = np.concatenate([keys, np.full(7, -1, np.int64)])  # the kernel sorts a prefix of a larger buffer
+    buf = np.concatenate([keys, np.full(7, -1, np.int64)])  # the kernel counts a prefix of a larger buffer
+    # A table of twice the keys or more: hashed up to HASH_MAX keys, the keys left as they are.
+    assert K._singletons(buf, count, np.zeros(4 * count + 64, np.int64), bits) == int((times == 1).sum())
+    assert buf[:count].tolist() == keys.tolist() or count > K.HASH_MAX
+    # A scratch buffer as large as the keys (as the kernel's when its groups are small): the radix sort, in place.
     assert K._singletons(buf, count, np.zeros_like(buf), bits) == int((times == 1).sum())
     assert buf[:count].tolist() == sorted(keys.tolist())
 

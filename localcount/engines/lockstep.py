@@ -74,7 +74,7 @@ LANES = 4
 LANE_BITS = LANES.bit_length() - 1
 
 
-def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: bool = False, first: str = "rows") -> list:
+def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "", first: str = "rows") -> list:
     """Statements propagating ``lanes`` grids in lockstep to their fixpoints.
 
     Each lane starts after its first half pass (rows: ``KC{g}`` set; columns:
@@ -83,8 +83,13 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: bool = 
     and a stuck lane is at a fixpoint, so extra passes change neither.  The
     lines go inline into the enumeration loop (numba will not inline a
     function with this many arguments).  After the loop ``known{g}`` is the
-    number of cells lane g knows; with ``steps``, ``st{g}`` is the number of
-    half passes (steps, the first one included) up to the one that solved it.
+    number of cells lane g knows.
+    ``steps``, if given, is a counter with a ``{}`` for the step (e.g.
+    ``hist[w, {}]``): after the loop, each valid lane (``v{g}``, 0 or 1, set
+    before) that ends solved adds 1 to the counter of the step that solved
+    it (``st{g}``: half passes, the first one included, up to that one), kept
+    in a register meanwhile, so the loop writes no memory (``u{g}``: 1 while
+    lane g is unsolved).
     """
     full = _u((1 << (n * m)) - 1)
     cols = (m, n, "KC", "KR", "c", "ctab", "cspread")
@@ -108,9 +113,15 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: bool = 
             body.append(f"    o{g} = known{g}")
             body.append(f"    known{g} = _popcount({other}{g})")
             if steps:
+                body.append(f"    u{g} = np.int64({other}{g} != {full})")
                 body.append(f"    st{g} += np.int64(o{g} != {n * m})")
         # A lane is active while unsolved and changed by this half pass.
-        active = " | ".join(f"(({other}{g} != {full}) & (known{g} != o{g}))" for g in range(lanes))
+        if steps:
+            active = " | ".join(f"(u{g} & np.int64(known{g} != o{g}))" for g in range(lanes))
+        else:
+            active = " | ".join(f"(({other}{g} != {full}) & (known{g} != o{g}))" for g in range(lanes))
         body.append(f"    if not ({active}):")
         body.append("        break")
+    if steps:
+        body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
     return body

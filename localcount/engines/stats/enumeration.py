@@ -49,7 +49,7 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
     if version == 3:
         mod = specialize.module(rows, cols, prep.base, "columns" if cols_first else "rows")
         one, many = mod.stats_shard, mod.stats_shards
-        args = (depth, SYMMETRIES[symmetry], prep.pat_start, prep.pats, prep.rev, prep.cid_n, prep.max_group, *prep.tables)
+        args = specialize.shard_args(prep, depth, SYMMETRIES[symmetry])
     else:
         one, many = kernel._stats_shard, kernel._stats_shards
         args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n,

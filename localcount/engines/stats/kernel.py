@@ -268,14 +268,57 @@ def _bit_length(x):
     return b
 
 
+#: Groups with at most this many keys count their singletons in a hash table (one pass, no sort),
+#: larger ones by the radix sort (whose passes stream through memory).
+HASH_MAX = 1 << 14
+#: Smallest hash table (entries); a table is at least twice its keys, so probes stay short.
+HASH_MIN = 64
+
+
+@njit(cache=True)
+def _singletons_hashed(keys, nk, table, size):
+    """How many of ``keys[:nk]`` (non-negative) occur exactly once, by open addressing in ``table[:size]``.
+
+    ``size``: a power of two of at least 2 nk.  An entry is key * 2 + (met
+    twice), -1 when empty; the keys are left as they are.
+    """
+    table[:size] = -1
+    mask = np.uint64(size - 1)
+    shift = np.uint64(64 - _bit_length(size - 1))
+    single = 0
+    for i in range(nk):
+        k = keys[i]
+        h = (np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> shift
+        while True:
+            e = table[h]
+            if e < 0:
+                table[h] = k << 1
+                single += 1
+                break
+            if (e >> 1) == k:
+                if (e & 1) == 0:
+                    table[h] = e | 1
+                    single -= 1
+                break
+            h = (h + np.uint64(1)) & mask
+    return single
+
+
 @njit(cache=True)
 def _singletons(keys, nk, tmp, key_bits):
-    """How many of ``keys[:nk]`` (non-negative, below 2^key_bits) occur exactly once; sorts them in place.
+    """How many of ``keys[:nk]`` (non-negative, below 2^key_bits) occur exactly once.
 
-    An LSD radix sort (digits of RADIX_BITS bits, ``tmp`` as large as ``keys``)
-    for many keys, numpy's sort for few, then one scan of the runs.
+    Up to HASH_MAX keys (and a ``tmp`` of at least twice as many entries) by
+    a hash table in ``tmp`` (``_singletons_hashed``), the keys left as they
+    are; more by an LSD radix sort (digits of RADIX_BITS bits, ``tmp`` as
+    large as ``keys``) that sorts them in place, then one scan of the runs.
     """
     part = keys[:nk]
+    size = HASH_MIN
+    while size < 2 * nk:
+        size <<= 1
+    if nk <= HASH_MAX and size <= len(tmp):
+        return _singletons_hashed(keys, nk, tmp, size)
     if nk < RADIX_MIN:
         part.sort()
     else:

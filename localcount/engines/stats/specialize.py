@@ -49,6 +49,38 @@ FLAT_MAX = 3
 FLAT_CAP = 1 << 15
 
 
+#: A grid's column-clue key is read from a table of this many bits of its column word at a time:
+#: several columns per lookup (two columns of 6 cells, three of 4), one where a column is longer.
+KEY_TABLE_BITS = 12
+
+
+def key_columns(n: int) -> int:
+    """How many columns of n cells one lookup of the key table covers."""
+    return max(1, KEY_TABLE_BITS // n)
+
+
+def key_table(cid_n: np.ndarray, n: int, base: int) -> np.ndarray:
+    """The key of ``key_columns(n)`` columns of n cells (bits of a column word) in base ``base``.
+
+    Entry w is the sum over those columns i of cid_n[column i of w] * base^i;
+    the empty column's clue id is 0, so a last chunk of fewer columns reads
+    the same table.
+    """
+    k = key_columns(n)
+    words = np.arange(1 << (k * n), dtype=np.int64)
+    mask = (1 << n) - 1
+    out = np.zeros(len(words), np.int64)
+    for i in range(k):
+        out += cid_n[(words >> (i * n)) & mask].astype(np.int64) * base**i
+    return out
+
+
+def shard_args(prep, depth: int, group: int) -> tuple:
+    """The arguments of a generated module's ``stats_shard``/``stats_shards`` after the shard(s), before ``out``/``width``."""
+    ktab = key_table(prep.cid_n, prep.n, prep.base)
+    return (depth, group, prep.pat_start, prep.pats, prep.rev, ktab, prep.max_group, *prep.tables)
+
+
 def flat_count(n: int, most: int) -> int:
     """How many last rows of an n-row group run flat, when a row clue has at most ``most`` patterns (at least 2)."""
     k = min(2, n)
@@ -97,10 +129,10 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     body = []
     for g in range(lanes):
         body += [f"r{r}_{g} = flat_rows[{k}, t + {g}]" for k, r in enumerate(flat)]
-        body.append(f"colword = {prev_w} | flat_w[t + {g}]")
+        body.append(f"colword{g} = {prev_w} | flat_w[t + {g}]")
         for j in range(m):
             sh = f" >> {_u(j * n)}" if j else ""
-            body.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+            body.append(f"c{j}_{g} = (colword{g}{sh}) & {_u(mask_n)}")
         if rows_first:
             body.append(f"KC{g} = {prev_f} | flat_f[t + {g}]")
         else:
@@ -108,18 +140,23 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     # The nested rows of lane g are the shared ones.
     for r in nested:
         body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
-    body += _lockstep(n, m, lanes, steps=True, first="rows" if rows_first else "cols")
-    key = " + ".join(f"np.int64(cid_n[c{j}_{{g}}]) * {base**j}" for j in range(m))
-    trash = 2 * n * m + 1
+    body += [f"v{g} = np.int64(t + {g} < tot)" for g in range(lanes)]
+    body += _lockstep(n, m, lanes, steps="hist[w, {}]", first="rows" if rows_first else "cols")
+    k = key_columns(n)
+    mask_k = (1 << (k * n)) - 1
+    chunks = []
+    for j in range(0, m, k):
+        word = f"(colword{{g}} >> {_u(j * n)})" if j else f"colword{{g}}"
+        chunks.append(f"np.int64(ktab[{word} & {_u(mask_k)}]) * {base**j}")
+    key = " + ".join(chunks)
+
     # Branch-free: a lane past the group's end (v 0) counts nowhere; a stuck lane's key
-    # is kept by moving nk on, a solved lane's steps go to hist[w], others to the trash bin.
+    # is kept by moving nk on (the steps of the solved lanes went to hist[w] as they were solved).
     for g in range(lanes):
         body += [
-            f"v{g} = np.int64(t + {g} < tot)",
             f"s{g} = v{g} & np.int64(known{g} == {n * m})",
             f"solved += s{g}",
             f"stuck += v{g} & np.int64(known{g} == 0)",
-            f"hist[w, st{g} if s{g} else {trash}] += 1",
             f"keys[nk] = {key.format(g=g)}",
             f"nk += v{g} - s{g}",
         ]
@@ -166,13 +203,13 @@ from localcount.lines.bits import _popcount
 
 
 @njit(cache=True)
-def _group(clue, w, pat_start, pats, cid_n, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist):
+def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist):
     """Add the measures of one row-clue group of weight w: counters times w into ``sums``, steps into ``hist[w]``."""
 {group}
 
 
 @njit(cache=True)
-def stats_shard(shard, depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, out):
+def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab, ctab, rspread, cspread, out):
     """Add the symmetry-weighted measures of one shard into ``out`` (``kernel._stats_shard``'s enumeration)."""
     C = len(pat_start) - 1
     order = _row_order({n})
@@ -202,7 +239,7 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, cid_n, max_group, rta
         w = _tuple_weight_full(clue, {n}, C, rev, group, order)
         if w == 0:
             continue
-        _group(clue, w, pat_start, pats, cid_n, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist)
+        _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist)
     for i in range({HIST}):
         out[i] += sums[i]
     for k in range({2 * n * m + 1}):
@@ -212,11 +249,11 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, cid_n, max_group, rta
 
 
 @njit(cache=True, parallel=True)
-def stats_shards(shards, depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, width):
+def stats_shards(shards, depth, group, pat_start, pats, rev, ktab, max_group, rtab, ctab, rspread, cspread, width):
     """``stats_shard`` for each shard of an array (one output row each), over numba threads."""
     out = np.zeros((len(shards), width), np.int64)
     for i in prange(len(shards)):
-        stats_shard(shards[i], depth, group, pat_start, pats, rev, cid_n, max_group, rtab, ctab, rspread, cspread, out[i])
+        stats_shard(shards[i], depth, group, pat_start, pats, rev, ktab, max_group, rtab, ctab, rspread, cspread, out[i])
     return out
 '''
 
