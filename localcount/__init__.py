@@ -23,11 +23,11 @@ Importing this module loads no numba: the kernels load when a count needs them.
 """
 
 from . import api as _api_package
-from .api import *  # noqa: F401,F403 (the public API)
+from .api import *  # noqa: F403 (the public API)
 from .api import __all__ as _api
 from .util.version import __version__
 
-__all__ = ["__version__", *_api, *_api_package._LAZY]
+__all__ = ["__version__", *_api, *_api_package._LAZY]  # noqa: PLE0604 (names, unpacked)
 
 
 def __getattr__(name: str):

@@ -131,8 +131,11 @@ def compile_times() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, NUMBA_CACHE_DIR=f"{tmp}/numba", LOCALCOUNT_KERNEL_DIR=f"{tmp}/kernels")
             runs = [
-                json.loads(subprocess.run([sys.executable, "-c", _COMPILE_CHILD, key], env=env, capture_output=True,
-                                          text=True, check=True).stdout)  # fmt: skip
+                json.loads(
+                    subprocess.run(
+                        [sys.executable, "-c", _COMPILE_CHILD, key], env=env, capture_output=True, text=True, check=True
+                    ).stdout
+                )  # fmt: skip
                 for _ in range(2)
             ]
         cold, warm = runs
@@ -162,10 +165,18 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=None, help="numba threads or worker processes (default: all cores)")
     ap.add_argument("--symmetry", default="auto", choices=["auto", "none", "flips", "square"], help="symmetry group")
     ap.add_argument("--warm-cache", action="store_true", help="do not use a fresh numba cache directory")
-    ap.add_argument("--mode", choices=["threads", "shards", "dask"], default="threads",
-                    help="in-process threads, sharded processes or shards as Dask tasks")
-    ap.add_argument("--measure", choices=["count", "stats", "thin", "thin-word"], default="count",
-                    help="time the count, the stats enumeration or the thin counter (2 x m sizes)")
+    ap.add_argument(
+        "--mode",
+        choices=["threads", "shards", "dask"],
+        default="threads",
+        help="in-process threads, sharded processes or shards as Dask tasks",
+    )
+    ap.add_argument(
+        "--measure",
+        choices=["count", "stats", "thin", "thin-word"],
+        default="count",
+        help="time the count, the stats enumeration or the thin counter (2 x m sizes)",
+    )
     ap.add_argument("--out", help="also write the output to this file (e.g. results/bench-5x6.txt)")
     ap.add_argument("--cold", action="store_true", help="time whole processes of the count command, cold and warm")
     ap.add_argument("--repeat", type=int, default=3, help="with --cold: rounds per size (default 3)")
@@ -220,7 +231,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as ckdir:
             return lay.solvable(run_sharded(lay, ckdir, threads, execute=execute).total), threads
 
-    out = open(args.out, "w") if args.out else None
+    out = open(args.out, "w") if args.out else None  # noqa: SIM115 (lives as long as the process)
 
     def emit(line: str) -> None:
         print(line, flush=True)
@@ -229,7 +240,9 @@ def main() -> int:
 
     symmetry = getattr(layouts[(2, 3)], "symmetry", args.symmetry) if args.measure != "count" else args.symmetry
     emit(f"# command: python scripts/bench.py {' '.join(sys.argv[1:])}")
-    emit(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {provenance.git_commit(os.path.dirname(os.path.abspath(__file__)))}")
+    emit(
+        f"# date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, git commit: {provenance.git_commit(os.path.dirname(os.path.abspath(__file__)))}"
+    )
     emit(f"# localcount {localcount.__version__}, python {platform.python_version()}, numba {numba.__version__}")
     emit(
         f"# machine: {provenance.cpu_model()}; mode={args.mode}, "
@@ -238,13 +251,22 @@ def main() -> int:
     if client is not None:
         import distributed
 
-        emit(f"# dask {distributed.__version__}: LocalCluster of {threads} single-thread workers started in {cluster_s:.2f} s (not timed below)")
+        emit(
+            f"# dask {distributed.__version__}: LocalCluster of {threads} single-thread workers started in {cluster_s:.2f} s (not timed below)"
+        )
     if args.gpu:
         from localcount.engines.gpu.count import device_name, simulated
 
-        emit(f"# device: {device_name()}" + (" (numba's CUDA simulator on the CPU: NOT a GPU's figures)" if simulated() else ""))
-    emit(f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size")
-    emit(f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}")
+        emit(
+            f"# device: {device_name()}"
+            + (" (numba's CUDA simulator on the CPU: NOT a GPU's figures)" if simulated() else "")
+        )
+    emit(
+        f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size"
+    )
+    emit(
+        f"{'size':>6} {'count':>12} {'grids':>14} {'wall_s':>8} {'grids/s':>10} {'ns/grid':>8} {'grids/s/core':>15} {'workers':>7} {'compile_s':>9}"
+    )
     rates = {}
     for n, m in sizes:
         lay = layouts[(n, m)]

@@ -87,8 +87,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="with --random: the seed (default 0)")
     ap.add_argument("--dom", metavar="K-L", help="instead: the n-Dom puzzles for n = K..L")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a search gives up (default 60)")
-    ap.add_argument("--plain-nodes", type=int, default=20000, help="nodes before the plain search gives up (default 20000)")
-    ap.add_argument("--compare", default="search,plain", help="comparisons to run: search, plain, both (default) or none")
+    ap.add_argument(
+        "--plain-nodes", type=int, default=20000, help="nodes before the plain search gives up (default 20000)"
+    )
+    ap.add_argument(
+        "--compare", default="search,plain", help="comparisons to run: search, plain, both (default) or none"
+    )
     args = ap.parse_args()
     compare = set() if args.compare == "none" else set(args.compare.split(","))
     if compare - {"search", "plain"}:
@@ -117,14 +121,25 @@ def main() -> int:
             alone = plain = None
         else:
             found, secs = timed("auto", lambda: sat.solve_auto(p, limit=2, timeout=args.timeout))
-            alone = timed("search", lambda: solve.search(p, limit=2, timeout=args.timeout)) if "search" in compare else None
-            plain = timed("plain", lambda: solve.plain_search(p, limit=2, max_nodes=args.plain_nodes)) if "plain" in compare else None
+            alone = (
+                timed("search", lambda: solve.search(p, limit=2, timeout=args.timeout)) if "search" in compare else None
+            )
+            plain = (
+                timed("plain", lambda: solve.plain_search(p, limit=2, max_nodes=args.plain_nodes))
+                if "plain" in compare
+                else None
+            )
         level = found.level if found.complete else "-"
         line = f"{name:<40} {p.n:>3}x{p.m:<3} {found.verdict:>10} {level:>9} {found.method:>10} {found.nodes:>6} {found.probes:>7} {secs:>7.3f} | "
         line += f"{alone[0].verdict:>10} {alone[1]:>7.3f} | " if alone else f"{'-':>10} {'-':>7} | "
         line += f"{plain[0].verdict:>10} {plain[0].nodes:>6} {plain[1]:>7.3f}" if plain else f"{'-':>10}"
         print(line, flush=True)
-    print("# " + "; ".join(f"{key}: median {statistics.median(ts):.3f} s, worst {max(ts):.3f} s" for key, ts in times.items() if ts))
+    print(
+        "# "
+        + "; ".join(
+            f"{key}: median {statistics.median(ts):.3f} s, worst {max(ts):.3f} s" for key, ts in times.items() if ts
+        )
+    )
     return 0
 
 

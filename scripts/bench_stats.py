@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from localcount.util.provenance import cpu_model  # noqa: E402
+from localcount.util.provenance import cpu_model
 
 
 def timed(cmd: list) -> float:
@@ -43,8 +43,10 @@ def timed(cmd: list) -> float:
 
 def warm(n: int, m: int, path: str) -> None:
     """Compile (or load) the count's and the stats' kernels of n×m in a process of their own."""
-    code = ("from localcount.engines.grid.layout import GridLayout; from localcount.engines.stats.layout import "
-            f"StatsLayout; GridLayout.make({n}, {m}).warm(True); StatsLayout.make({n}, {m}, path={path!r}).warm(True)")
+    code = (
+        "from localcount.engines.grid.layout import GridLayout; from localcount.engines.stats.layout import "
+        f"StatsLayout; GridLayout.make({n}, {m}).warm(True); StatsLayout.make({n}, {m}, path={path!r}).warm(True)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -53,7 +53,10 @@ PICTURES = ("heart", "moon", "smiley")
 def drawings(kind: str, n: int, rng: random.Random) -> list:
     """Row strings of the starting drawings of a kind at n x n."""
     if kind == "simple":
-        return [["".join("1" if v else "0" for v in row) for row in lc.design(p, (n, n), seed=1).goal.tolist()] for p in PICTURES]
+        return [
+            ["".join("1" if v else "0" for v in row) for row in lc.design(p, (n, n), seed=1).goal.tolist()]
+            for p in PICTURES
+        ]
     return [["".join("1" if rng.random() < 0.55 else "0" for _ in range(n)) for _ in range(n)]]
 
 
@@ -169,13 +172,19 @@ def load(searches: int, clients: int, live: int, seed: int) -> int:
     with served() as base:
         answers, search_times, refused = asyncio.run(run(base))
     times = [1000 * s for status, s in answers if status == 200]
-    print(f"# localcount {lc.__version__}: {len(answers)} live analyses (30x30, no search) from {clients} clients, "
-          f"{searches} searches of 100x100 (timeout 10 s) in flight; wall ms, client side")
-    print(f"live: {len(times)} answered, p50 {percentile(times, 0.5):.1f}, p95 {percentile(times, 0.95):.1f}, "
-          f"max {max(times):.1f}")
+    print(
+        f"# localcount {lc.__version__}: {len(answers)} live analyses (30x30, no search) from {clients} clients, "
+        f"{searches} searches of 100x100 (timeout 10 s) in flight; wall ms, client side"
+    )
+    print(
+        f"live: {len(times)} answered, p50 {percentile(times, 0.5):.1f}, p95 {percentile(times, 0.95):.1f}, "
+        f"max {max(times):.1f}"
+    )
     if search_times:
-        print(f"searches: {len(search_times)} answered, {min(search_times):.2f}-{max(search_times):.2f} s "
-              f"(limit 10 s), {refused} refused (503: pool full)")
+        print(
+            f"searches: {len(search_times)} answered, {min(search_times):.2f}-{max(search_times):.2f} s "
+            f"(limit 10 s), {refused} refused (503: pool full)"
+        )
     return 0
 
 
@@ -183,7 +192,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="30,100", help="square sizes, comma-separated (default 30,100)")
     ap.add_argument("--edits", type=int, default=21, help="edits per drawing (default 21)")
-    ap.add_argument("--timeout", type=float, default=5.0, help="the search's time limit, seconds (default 5, as the page)")
+    ap.add_argument(
+        "--timeout", type=float, default=5.0, help="the search's time limit, seconds (default 5, as the page)"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--load", action="store_true", help="the load case instead: live answers while searches run")
     ap.add_argument("--searches", type=int, default=4, help="--load: searches in flight (default 4)")
@@ -196,7 +207,9 @@ def main(argv=None) -> int:
         warnings.simplefilter("ignore")
         client = TestClient(create_app())
     print(f"# localcount {lc.__version__}: POST /api/analyze after one edit, server time (Server-Timing), ms")
-    print(f"{'size':>7} {'kind':<7} {'edits':>5} {'simple':>6} {'local median':>12} {'worst':>8} {'search median':>13} {'worst':>8}  verdicts")
+    print(
+        f"{'size':>7} {'kind':<7} {'edits':>5} {'simple':>6} {'local median':>12} {'worst':>8} {'search median':>13} {'worst':>8}  verdicts"
+    )
     for n in (int(s) for s in args.sizes.split(",")):
         for kind in ("simple", "random"):
             rng = random.Random(args.seed)
@@ -210,9 +223,12 @@ def main(argv=None) -> int:
                     answer = r.json()
                     simple += answer["simple"]
                     verdicts[answer["verdict"]] = verdicts.get(answer["verdict"], 0) + 1
-            print(f"{n:>3}x{n:<3} {kind:<7} {len(local):>5} {simple:>6} {statistics.median(local):>12.1f} {max(local):>8.1f} "
-                  f"{statistics.median(searched):>13.1f} {max(searched):>8.1f}  "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())), flush=True)
+            print(
+                f"{n:>3}x{n:<3} {kind:<7} {len(local):>5} {simple:>6} {statistics.median(local):>12.1f} {max(local):>8.1f} "
+                f"{statistics.median(searched):>13.1f} {max(searched):>8.1f}  "
+                + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())),
+                flush=True,
+            )
     return 0
 
 

@@ -28,9 +28,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from localcount.clues import grid_from_rows  # noqa: E402
 from localcount.puzzle import formats  # noqa: E402
 from localcount.puzzle.solving import search as solve  # noqa: E402
-from localcount.clues import grid_from_rows  # noqa: E402
 
 DRAWINGS = {
     "heart": """
@@ -231,7 +231,9 @@ def puzzles() -> dict:
         how = "local logic solves it" if solve.local(p).status == "solved" else "needs search"
         out[name] = formats.from_grid(grid, n, m, f"{name} (drawing; {how})")
     for name, (n, m, density, seed) in RANDOM.items():
-        out[name] = formats.from_grid(grow(n, m, density, seed), n, m, f"{name} (random, grown until local logic solves it)")
+        out[name] = formats.from_grid(
+            grow(n, m, density, seed), n, m, f"{name} (random, grown until local logic solves it)"
+        )
     for name, (n, m, density, seed) in STUCK.items():
         grid = stuck_unique(n, m, density, seed)
         out[name] = formats.from_grid(grid, n, m, f"{name} (random; local logic gets stuck, one solution)")

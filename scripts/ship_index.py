@@ -51,8 +51,12 @@ def main(argv=None) -> int:
     p.add_argument("--variant", default="nonogram")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--checkpoint-dir", default=None)
-    p.add_argument("--second", choices=("auto", "none", "rows"), default="auto",
-                   help="none: build every block again and compare; rows: only the grid engine's per-row check")
+    p.add_argument(
+        "--second",
+        choices=("auto", "none", "rows"),
+        default="auto",
+        help="none: build every block again and compare; rows: only the grid engine's per-row check",
+    )
     p.add_argument("--output", default=str(indexes.SHIPPED), help="where the checked index goes")
     args = p.parse_args(argv)
     n, m, variant = args.n, args.m, args.variant
@@ -75,7 +79,9 @@ def main(argv=None) -> int:
         checked.append(every.check_first_rows(first) + f" in {time.perf_counter() - start:.1f} s")
     steps = recorded_steps(n, m, variant)
     if steps is not None:
-        checked.append(every.check_steps(first, steps, "results/" + ("yesnogram/" if variant == "yesnogram" else "") + "stats.csv"))
+        checked.append(
+            every.check_steps(first, steps, "results/" + ("yesnogram/" if variant == "yesnogram" else "") + "stats.csv")
+        )
     meta = dict(first.meta, runs=runs, checked=checked)
     out = pathlib.Path(args.output) / indexes.name(n, m, variant)
     indexes.write(out, indexes.IndexFile(n, m, variant, first.rows, first.counts, meta))

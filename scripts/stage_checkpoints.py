@@ -24,9 +24,11 @@ def whole_lines(data: bytes) -> bytes:
 def stage(path: pathlib.Path) -> int:
     """Stage ``path``'s whole lines in git's index; the number of records (or sessions) staged."""
     data = whole_lines(path.read_bytes())
-    blob = subprocess.run(
-        ["git", "hash-object", "-w", "--stdin"], input=data, capture_output=True, check=True
-    ).stdout.decode().strip()
+    blob = (
+        subprocess.run(["git", "hash-object", "-w", "--stdin"], input=data, capture_output=True, check=True)
+        .stdout.decode()
+        .strip()
+    )
     subprocess.run(["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], check=True)
     header = path.suffix == ".log"  # a log's first line is its header; a sessions file has none
     return max(0, data.count(b"\n") - header)

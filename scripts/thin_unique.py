@@ -58,8 +58,11 @@ def write_bfile(path: pathlib.Path, terms: list, args, seconds: float) -> None:
     from localcount.util.version import __version__
 
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    command = " ".join(["python", "scripts/thin_unique.py", "--min", str(args.min), "--max", str(args.max)]
-                       + (["--variant", args.variant] if args.variant != "nonogram" else []) + ["--bfile", path.name])
+    command = " ".join(
+        ["python", "scripts/thin_unique.py", "--min", str(args.min), "--max", str(args.max)]
+        + (["--variant", args.variant] if args.variant != "nonogram" else [])
+        + ["--bfile", path.name]
+    )
     head = [
         f"# uniquely solvable 2 x m {args.variant} grids (OEIS A383345 for nonograms), m = {terms[0][0]}, {terms[0][0] + 1}, ...",
         "# computed by localcount.engines.thin.unique (a walk along the columns over the would-be twins; not an enumeration)",

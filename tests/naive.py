@@ -20,7 +20,7 @@ from localcount.clues import grid_clues, line_clue
 UNKNOWN = None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def all_patterns(length: int, runs_of: int = 1) -> dict:
     """Every line of the given length (tuples of 0/1), grouped by clue (the runs of ``runs_of``)."""
     groups: dict = {}
@@ -44,19 +44,15 @@ def row_runs(variant: str) -> int:
     return 0 if variant == "yesnogram" else 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def line_step(clue: tuple, cells: tuple, runs_of: int = 1):
     """New cells of one line (None = unknown), or None if no pattern fits."""
     fits = [
-        pat
-        for pat in patterns(clue, len(cells), runs_of)
-        if all(c is UNKNOWN or c == v for c, v in zip(cells, pat))
+        pat for pat in patterns(clue, len(cells), runs_of) if all(c is UNKNOWN or c == v for c, v in zip(cells, pat))
     ]
     if not fits:
         return None
-    return tuple(
-        values[0] if all(v == values[0] for v in values) else UNKNOWN for values in zip(*fits)
-    )
+    return tuple(values[0] if all(v == values[0] for v in values) else UNKNOWN for values in zip(*fits))
 
 
 def solve_clues(row_clues, col_clues, variant="nonogram"):
@@ -88,9 +84,7 @@ def solve_clues(row_clues, col_clues, variant="nonogram"):
 
 def known_mask(cells, m: int) -> int:
     """Grid-layout bit mask of the known cells."""
-    return sum(
-        1 << (r * m + c) for r, row in enumerate(cells) for c, v in enumerate(row) if v is not UNKNOWN
-    )
+    return sum(1 << (r * m + c) for r, row in enumerate(cells) for c, v in enumerate(row) if v is not UNKNOWN)
 
 
 def clues_of(grid: int, n: int, m: int, variant="nonogram") -> tuple:
@@ -179,9 +173,7 @@ def stuck_at_start(row_clues, col_clues, variant="nonogram") -> bool:
     """True when no line, alone with its clue, has a cell common to all its patterns."""
     runs = row_runs(variant)
     lines = [(clue, len(col_clues), runs) for clue in row_clues] + [(clue, len(row_clues), 1) for clue in col_clues]
-    return all(
-        all(v is UNKNOWN for v in line_step(tuple(clue), (UNKNOWN,) * length, of)) for clue, length, of in lines
-    )
+    return all(all(v is UNKNOWN for v in line_step(tuple(clue), (UNKNOWN,) * length, of)) for clue, length, of in lines)
 
 
 def stats(n: int, m: int, variant="nonogram") -> dict:
@@ -216,7 +208,7 @@ def shaped(s) -> dict:
     }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def numbered(n: int, m: int, variant="nonogram") -> tuple:
     """Every locally solvable n×m grid as (rows, steps), in the order of ``docs/every.md``, by brute force.
 

@@ -10,11 +10,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from incli import cli
+from naive import clues_of, solve_grid
+from naive import stats as naive_stats
 
 import localcount as lc
-from incli import cli
-
-from naive import clues_of, solve_grid, stats as naive_stats
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,12 @@ print(lc.count(2, 5), lc.count(0), lc.count(1, 7), 'numba' in sys.modules, f"{ti
 
 
 def test_import_loads_no_numba_and_a_tiny_count_compiles_nothing(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nc"), LOCALCOUNT_KERNEL_DIR=str(tmp_path / "kd"), PYTHONPATH=str(ROOT))
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(tmp_path / "nc"),
+        LOCALCOUNT_KERNEL_DIR=str(tmp_path / "kd"),
+        PYTHONPATH=str(ROOT),
+    )
     out = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     two_five, empty, one_seven, numba_loaded, _seconds = out.stdout.split()
@@ -86,7 +91,12 @@ def test_count_says_nothing_unless_asked(capsys):
 def test_stats_equal_the_naive_reference():
     for n, m in [(2, 2), (2, 3), (3, 3)]:
         s, want = lc.stats(n, m), naive_stats(n, m)
-        assert (s.grids, s.solvable, s.unique, s.stuck) == (want["grids"], want["solvable"], want["unique"], want["stuck_start"])
+        assert (s.grids, s.solvable, s.unique, s.stuck) == (
+            want["grids"],
+            want["solvable"],
+            want["unique"],
+            want["stuck_start"],
+        )
         assert s.steps == want["steps"] and s.rounds == want["rounds"]
         assert s.max_steps == max(want["steps"]) and s.mean_steps == pytest.approx(
             sum(k * v for k, v in want["steps"].items()) / want["solvable"]
@@ -99,7 +109,12 @@ def test_stats_is_what_the_command_line_prints():
     status, out, _ = cli("stats", "4", "--json", "-q")
     s, printed = lc.stats(4), json.loads(out)
     assert status == 0
-    assert (s.solvable, s.unique, s.stuck, s.max_steps) == (printed["solvable"], printed["unique"], printed["stuck_start"], printed["max_steps"])
+    assert (s.solvable, s.unique, s.stuck, s.max_steps) == (
+        printed["solvable"],
+        printed["unique"],
+        printed["stuck_start"],
+        printed["max_steps"],
+    )
     assert s.steps == {int(k): v for k, v in printed["steps"].items()}
 
 
@@ -124,7 +139,9 @@ def test_the_shipped_table_is_the_projects():
         for name in (records.TABLE, records.STATS_TABLE):
             shipped = records.variant_dir(records.SHIPPED, variant) / name
             results = records.variant_dir(ROOT / "results", variant) / name
-            assert shipped.read_bytes() == results.read_bytes(), f"{shipped} is stale: run python -m localcount table --render"
+            assert shipped.read_bytes() == results.read_bytes(), (
+                f"{shipped} is stale: run python -m localcount table --render"
+            )
 
 
 def test_known_carries_the_recorded_stats():
@@ -252,7 +269,15 @@ def test_explain_is_what_the_explain_command_prints():
     assert status == 0 and printed == [s.line for s in e]
 
 
-@pytest.mark.parametrize("grid", [[[1, 0, 1], [0, 1, 0], [1, 1, 1]], ["101", "010", "111"], "101/010/111", np.array([[1, 0, 1], [0, 1, 0], [1, 1, 1]], dtype=bool)])
+@pytest.mark.parametrize(
+    "grid",
+    [
+        [[1, 0, 1], [0, 1, 0], [1, 1, 1]],
+        ["101", "010", "111"],
+        "101/010/111",
+        np.array([[1, 0, 1], [0, 1, 0], [1, 1, 1]], dtype=bool),
+    ],
+)
 def test_from_grid_takes_lists_strings_and_arrays(grid):
     p = lc.Puzzle.from_grid(grid)
     assert p.rows == ((1, 1), (1,), (3,)) and p.columns == ((1, 1), (2,), (1, 1))

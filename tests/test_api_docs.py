@@ -36,7 +36,7 @@ def test_the_readme_python_lines_print_what_their_comments_say():
             exec(code, namespace)
 
 
-ISSUE_BLOCK = '''
+ISSUE_BLOCK = """
 import localcount as lc
 lc.count(5)                      # 24976511 (one number: a square)
 lc.count(2, 5)                   # 810
@@ -52,7 +52,7 @@ lc.Puzzle.from_grid([[1, 0, 1], [0, 1, 0], [1, 1, 1]])            # lists, strin
 lc.Puzzle.read("cat.non"); lc.Puzzle.parse(text, format=None); p.write("cat.xml"); p.to_string("non")
 lc.generate(10, 10, steps=(8, 12), seed=1)                        # -> Puzzle
 lc.design("heart.png", size=(20, 20), seed=1)                     # -> Puzzle (pictures extra)
-'''
+"""
 
 
 def test_the_issues_block_runs_as_written(tmp_path, monkeypatch, capsys):

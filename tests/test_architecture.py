@@ -23,8 +23,13 @@ LAYERS = [
     {"localcount.web"},
     {"localcount.cli", "localcount.__main__"},
 ]
-ENGINES = ("localcount.engines.grid", "localcount.engines.thin", "localcount.engines.stats", "localcount.engines.index",
-           "localcount.engines.gpu")
+ENGINES = (
+    "localcount.engines.grid",
+    "localcount.engines.thin",
+    "localcount.engines.stats",
+    "localcount.engines.index",
+    "localcount.engines.gpu",
+)
 
 
 def modules() -> dict:
@@ -132,7 +137,7 @@ PUZZLE_ROOMS = {
 
 
 def test_the_rooms_of_puzzle_import_as_their_docs_say():
-    room = lambda name: name.split(".")[2] if name.count(".") >= 2 else None  # noqa: E731
+    room = lambda name: name.split(".")[2] if name.count(".") >= 2 else None
     assert {room(name) for name in MODULES if name.startswith("localcount.puzzle.")} == set(PUZZLE_ROOMS)
     wrong = [(a, b) for a in MODULES if a.startswith("localcount.puzzle.") for b in imports(a)
              if b.startswith("localcount.puzzle.") and room(b) not in PUZZLE_ROOMS[room(a)] | {room(a)}]  # fmt: skip
@@ -145,9 +150,9 @@ def test_no_isinstance_on_layouts_outside_the_engines():
         if "engines" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
-                if "Layout" in ast.unparse(node.args[1]):
-                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            call = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance"
+            if call and len(node.args) == 2 and "Layout" in ast.unparse(node.args[1]):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == []
 
 

@@ -8,9 +8,9 @@ status 2, prints nothing on stdout, and never shows a traceback.
 import pathlib
 
 import pytest
+from incli import cli
 
 import localcount as lc
-from incli import cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BILLION_LAUGHS = """<?xml version="1.0"?>

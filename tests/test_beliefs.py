@@ -1,5 +1,6 @@
 """Belief propagation: line marginals against enumeration, and the dive's solutions are solutions."""
 
+import pathlib
 import random
 
 import numpy as np
@@ -57,7 +58,7 @@ def test_a_dive_ends_in_a_solution_or_says_it_is_stuck():
 def test_the_dive_finds_a_solution_of_knotty():
     # Knotty (webpbn survey): neither the search nor the SAT solver alone decides it in minutes
     path = "tests/puzzles/webpbn-survey-knotty.xml"
-    p = formats.parse(open(path).read(), None, path)
+    p = formats.parse(pathlib.Path(path).read_text(), None, path)
     board = logic.Board.from_masks(p.n, p.m)
     logic.settle(board, p.rows, p.cols)
     grid = beliefs.dive(p, board).solution
@@ -70,7 +71,9 @@ def test_the_batched_marginals_are_the_line_marginals():
         length, k = rng.randint(1, 12), rng.randint(1, 6)
         clues = [line_clue(rng.getrandbits(length), length) for _ in range(k)]
         w1 = np.array([[rng.choice([0.0, rng.random()]) for _ in range(length)] for _ in range(k)])
-        w0 = np.array([[rng.choice([0.0, rng.random()]) if w1[l, i] else rng.random() for i in range(length)] for l in range(k)])
+        w0 = np.array(
+            [[rng.choice([0.0, rng.random()]) if w1[l, i] else rng.random() for i in range(length)] for l in range(k)]
+        )
         m0, m1 = beliefs.Lines(clues, length).marginals(w1, w0)
         for l, clue in enumerate(clues):
             for i, (a, b) in enumerate(beliefs.line_marginals(clue, list(w1[l]), list(w0[l]))):
@@ -92,7 +95,9 @@ def test_a_dive_records_its_choices_and_local_logic_does_the_rest(settings):
         dived = beliefs.dive(p, board, **settings)
         replay = board.copy()
         for step in dived.choices:
-            assert step and all(not (replay.rows1[r] | replay.rows0[r]) >> c & 1 for r, c, _ in step)  # each fixes unknown cells
+            assert step and all(
+                not (replay.rows1[r] | replay.rows0[r]) >> c & 1 for r, c, _ in step
+            )  # each fixes unknown cells
             for r, c, value in step:
                 replay.set(r, c, value)
             assert logic.settle(replay, p.rows, p.cols) is None

@@ -12,7 +12,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.mark.parametrize("mode", ["threads", "shards", "dask"])
 def test_bench_runs(mode):
     res = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "bench.py"), "--sizes", "3x3,2x5", "--warm-cache", "--mode", mode],
+        [
+            sys.executable,
+            os.path.join(ROOT, "scripts", "bench.py"),
+            "--sizes",
+            "3x3,2x5",
+            "--warm-cache",
+            "--mode",
+            mode,
+        ],
         capture_output=True,
         text=True,
         env=dict(os.environ, PYTHONPATH=ROOT),

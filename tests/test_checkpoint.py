@@ -2,6 +2,7 @@
 
 import pytest
 
+from localcount.engines.grid.layout import GridLayout
 from localcount.orchestration.checkpoint import (
     Checkpoint,
     CheckpointError,
@@ -17,7 +18,6 @@ from localcount.orchestration.checkpoint import (
     sessions_path,
     work_and_machines,
 )
-from localcount.engines.grid.layout import GridLayout
 
 layout = GridLayout.make
 LAY = layout(4, 4, 4)

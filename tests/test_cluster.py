@@ -12,6 +12,8 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+from records import record_shards, wait_for_records  # noqa: E402
+
 from localcount import cli  # noqa: E402
 from localcount.engines.grid.count import count  # noqa: E402
 from localcount.engines.grid.layout import GridLayout  # noqa: E402
@@ -19,7 +21,6 @@ from localcount.engines.stats.layout import StatsLayout  # noqa: E402
 from localcount.orchestration import cluster, runner  # noqa: E402
 from localcount.orchestration.checkpoint import Checkpoint, read_log  # noqa: E402
 from localcount.orchestration.runner import DELAY_ENV, Stopped, run  # noqa: E402
-from records import record_shards, wait_for_records  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511
@@ -122,7 +123,18 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_count(client, tmp_path):
 def _cli(ckdir, *extra, delay=0.0):
     env = dict(os.environ, PYTHONPATH=ROOT)
     env[DELAY_ENV] = str(delay)
-    return [sys.executable, "-m", "localcount", "5", "5", "--dask-local", "2", "--checkpoint-dir", str(ckdir), *extra], env
+    return [
+        sys.executable,
+        "-m",
+        "localcount",
+        "5",
+        "5",
+        "--dask-local",
+        "2",
+        "--checkpoint-dir",
+        str(ckdir),
+        *extra,
+    ], env
 
 
 @pytest.mark.parametrize("how", ["sigkill", "sigint"])
@@ -130,7 +142,9 @@ def test_a_client_stopped_mid_run_resumes_from_the_checkpoint(tmp_path, how):
     lay = layout(5, 5, symmetry="square")
     path = tmp_path / f"{lay.key}.log"
     cmd, env = _cli(tmp_path, delay=0.05)
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         wait_for_records(path, proc, 30)
         status = subprocess.run([sys.executable, "-m", "localcount", "status", str(tmp_path)], env=env,

@@ -39,7 +39,11 @@ def test_the_colour_search_finds_exactly_the_colourings_brute_force_finds():
 
 
 def test_the_real_colour_puzzles_are_read_solved_and_written_back():
-    files = [path for path in sorted(HERE.glob("*.xml")) if isinstance(formats.parse(path.read_text(), None, str(path)), colour.ColourPuzzle)]
+    files = [
+        path
+        for path in sorted(HERE.glob("*.xml"))
+        if isinstance(formats.parse(path.read_text(), None, str(path)), colour.ColourPuzzle)
+    ]
     assert len(files) == 8
     for path in files:
         p = formats.parse(path.read_text(), None, str(path))
@@ -70,7 +74,11 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
     colour.local(formats.parse(path.read_text(), None, str(path)), steps)
     res = run("solve", path, "--trace")
     lines = [line for line in res.stdout.splitlines() if line.startswith("step ")]
-    assert res.returncode == 0 and len(lines) == len(steps) and f"solved by local logic ({len(steps)} line steps)" in res.stdout
+    assert (
+        res.returncode == 0
+        and len(lines) == len(steps)
+        and f"solved by local logic ({len(steps)} line steps)" in res.stdout
+    )
     assert lines[4] == "step 5: row 5: X 4 26, % 11, @ 15; 27 cells narrowed"
     png = tmp_path / "x.png"
     res = run("solve", path, "--png", png)
@@ -90,9 +98,9 @@ def test_solve_and_convert_colour_puzzles_on_the_command_line(tmp_path):
 
 def _same_but_names(a, b) -> bool:
     """Equal clues, goal, metadata and colours (hex); .non has no colour names, and a character such as '#' is changed."""
-    return (a.rows, a.cols, a.goal, a.metadata()) == (b.rows, b.cols, b.goal, b.metadata()) and [p[2] for p in a.palette] == [
-        p[2] for p in b.palette
-    ]
+    return (a.rows, a.cols, a.goal, a.metadata()) == (b.rows, b.cols, b.goal, b.metadata()) and [
+        p[2] for p in a.palette
+    ] == [p[2] for p in b.palette]
 
 
 def test_the_real_colour_puzzles_go_through_non_and_back():
@@ -152,7 +160,9 @@ def test_non_colour_goal_and_default_colours():
     found = colour.search(p, limit=2)
     assert found.verdict == solve.UNIQUE and found.solutions == [p.goal] == [(1, 2, 1, 1)]
     one = formats.parse("width 2\nheight 1\nrows\n1a\ncolumns\n1a\n0\ngoal a0\n", "non")
-    assert not isinstance(one, colour.ColourPuzzle) and one.rows == ((1,),) and one.goal == 1  # one colour: black and white
+    assert (
+        not isinstance(one, colour.ColourPuzzle) and one.rows == ((1,),) and one.goal == 1
+    )  # one colour: black and white
 
 
 def test_bad_non_colour_lines_name_the_line():
@@ -176,7 +186,9 @@ def test_colour_steps_replay_to_local_logics_board_and_describe_what_they_decide
         status, board, _ = colour.local(p, steps)
         replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
         for step in steps:
-            assert step.cells and all(replayed[i] & mask == mask != replayed[i] for i, mask in step.cells)  # each narrows
+            assert step.cells and all(
+                replayed[i] & mask == mask != replayed[i] for i, mask in step.cells
+            )  # each narrows
             for i, mask in step.cells:
                 replayed[i] = mask
         assert replayed == board, path.name

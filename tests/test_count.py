@@ -3,10 +3,10 @@
 import functools
 import random
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.engines.grid.count import count, solve_grids
 from localcount.engines.grid.kernel import SOLVED
 
@@ -20,7 +20,7 @@ VARIANTS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(n, m):
     return naive.count(n, m)
 
@@ -61,12 +61,17 @@ def test_degenerate_sizes():
 SLOW = pytest.mark.slow
 
 
-@pytest.mark.parametrize("n,m", [(4, 5), pytest.param(3, 7, marks=SLOW), pytest.param(2, 11, marks=SLOW), pytest.param(3, 8, marks=SLOW)])
+@pytest.mark.parametrize(
+    "n,m", [(4, 5), pytest.param(3, 7, marks=SLOW), pytest.param(2, 11, marks=SLOW), pytest.param(3, 8, marks=SLOW)]
+)
 def test_transpose_gives_the_same_count(n, m):
     assert count(n, m) == count(m, n)
 
 
-@pytest.mark.parametrize("n,m", [(4, 5), (1, 18), pytest.param(5, 4, marks=SLOW), pytest.param(3, 7, marks=SLOW), pytest.param(2, 10, marks=SLOW)])
+@pytest.mark.parametrize(
+    "n,m",
+    [(4, 5), (1, 18), pytest.param(5, 4, marks=SLOW), pytest.param(3, 7, marks=SLOW), pytest.param(2, 10, marks=SLOW)],
+)
 def test_symmetry_reduction_equals_full_enumeration_beyond_the_reference(n, m):
     assert count(n, m) == count(n, m, symmetry=False, specialized=False)
 
@@ -83,7 +88,9 @@ def test_specialised_kernel_equals_reference(n, m):
     assert count(n, m, specialized=True) == count(n, m, symmetry=False, specialized=True) == reference(n, m)
 
 
-@pytest.mark.parametrize("n,m", [(4, 5), (5, 5)] + [pytest.param(n, m, marks=SLOW) for n, m in [(3, 7), (2, 10), (4, 6), (6, 4)]])
+@pytest.mark.parametrize(
+    "n,m", [(4, 5), (5, 5)] + [pytest.param(n, m, marks=SLOW) for n, m in [(3, 7), (2, 10), (4, 6), (6, 4)]]
+)
 def test_specialised_kernel_equals_plain_kernel(n, m):
     assert count(n, m) == count(n, m, specialized=False)
 
@@ -103,7 +110,9 @@ def test_specialised_kernel_with_solver_columns_equals_reference(n, m, table_max
     assert count(n, m, specialized=True, **opts) == count(n, m, symmetry=False, specialized=True, **opts) == want
 
 
-@pytest.mark.parametrize("n,m,mode", [(14, 2, "solver+spread"), (17, 2, "solver"), (33, 1, "solver"), (15, 3, "solver+spread")])
+@pytest.mark.parametrize(
+    "n,m,mode", [(14, 2, "solver+spread"), (17, 2, "solver"), (33, 1, "solver"), (15, 3, "solver+spread")]
+)
 def test_specialised_shards_with_long_columns_equal_plain_shards(n, m, mode):
     """Real tall sizes (columns beyond the tables): a random sample of 4096-grid units, unit by unit."""
     from localcount.engines.grid.count import context, count_unit, plan

@@ -4,9 +4,9 @@ import random
 import subprocess
 import sys
 
+import naive
 import pytest
 
-import naive
 from localcount.clues import grid_clues
 from localcount.puzzle import formats
 from localcount.puzzle.making import design, generate

@@ -5,9 +5,9 @@ import json
 import subprocess
 import sys
 
+import naive
 import pytest
 
-import naive
 from localcount.clues import grid_clues, parse_grid
 from localcount.puzzle import examples
 from localcount.puzzle.solving import logic
@@ -50,10 +50,20 @@ def test_solve_and_explain_print_the_difficulty():
     want = logic.difficulty(p.rows, p.cols)
     out = subprocess.run([sys.executable, "-m", "localcount", "solve", "cat"], capture_output=True, text=True).stdout
     assert f"difficulty: {want.steps} steps ({want.rounds} rounds;" in out
-    answer = json.loads(subprocess.run([sys.executable, "-m", "localcount", "solve", "cat", "--json"], capture_output=True, text=True).stdout)
+    answer = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "localcount", "solve", "cat", "--json"], capture_output=True, text=True
+        ).stdout
+    )
     assert (answer["steps"], answer["rounds"], answer["level"]) == (want.steps, want.rounds, "line")
-    answer = json.loads(subprocess.run([sys.executable, "-m", "localcount", "solve", "stuck12", "--json"], capture_output=True, text=True).stdout)
+    answer = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "localcount", "solve", "stuck12", "--json"], capture_output=True, text=True
+        ).stdout
+    )
     assert "steps" not in answer  # not simple: no difficulty
-    out = subprocess.run([sys.executable, "-m", "localcount", "explain", "--grid", "1010/1111/0100"], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "localcount", "explain", "--grid", "1010/1111/0100"], capture_output=True, text=True
+    ).stdout
     d = logic.difficulty(*grid_clues(*parse_grid("1010/1111/0100")[:1], 3, 4))
     assert d is not None and f"difficulty: {d.steps} step" in out

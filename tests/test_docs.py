@@ -46,7 +46,7 @@ def shown_commands(prefix: str) -> list:
         for line in (line for block in blocks for line in block.splitlines()):
             command = line.split(" #", 1)[0].split("| ", 1)[-1].split("&& ", 1)[-1].strip()
             if command.startswith(prefix):
-                found.append((doc.name, shlex.split(command[len(prefix):])))
+                found.append((doc.name, shlex.split(command[len(prefix) :])))
     return found
 
 
@@ -55,7 +55,16 @@ LOCALCOUNT = shown_commands("python -m localcount")
 
 def test_the_docs_show_commands():
     assert len(LOCALCOUNT) > 30
-    assert {argv[0] for _, argv in LOCALCOUNT if argv} >= {"merge", "status", "table", "stats", "solve", "explain", "examples", "convert"}
+    assert {argv[0] for _, argv in LOCALCOUNT if argv} >= {
+        "merge",
+        "status",
+        "table",
+        "stats",
+        "solve",
+        "explain",
+        "examples",
+        "convert",
+    }
 
 
 @pytest.mark.parametrize("where,argv", LOCALCOUNT, ids=[" ".join(a) or "(stdin)" for _, a in LOCALCOUNT])
@@ -67,7 +76,9 @@ def test_every_localcount_command_in_the_docs_parses(where, argv):
         try:
             parser.parse_args(rest)
         except SystemExit as exit:
-            pytest.fail(f"{where}: python -m localcount {shlex.join(argv)}: {err.getvalue().strip()} (exit {exit.code})")
+            pytest.fail(
+                f"{where}: python -m localcount {shlex.join(argv)}: {err.getvalue().strip()} (exit {exit.code})"
+            )
 
 
 def test_a_bad_command_fails_to_parse():

@@ -2,16 +2,18 @@
 
 import pickle
 
+import naive
 import pytest
 
-import naive
 from localcount.engines import registry
 from localcount.engines.base import Layout
 
 
 def small_layouts():
     """A few small layouts of every registered engine, each with the locally solvable count it must give."""
-    grid, thin, stats, tiny, index, gpu = (registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu"))
+    grid, thin, stats, tiny, index, gpu = (
+        registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu")
+    )
     return [
         (grid.make(2, 5, 4), 810),
         (grid.make(3, 3, 5, "square"), 384),
@@ -76,11 +78,21 @@ def test_the_count_command_chooses_as_documented():
     assert registry.count_layout(4, 5).method == "tiny" and registry.count_layout(3, 3, symmetry="flips").method == ""
     assert registry.count_layout(3, 7).method == "" and registry.count_layout(2, 11).method == ""
     assert registry.count_layout(4, 5, checkpointed=True).method == ""  # checkpointed runs keep their kernels' keys
-    assert registry.count_layout(4, 4, "tiny").symmetry == "flips" and registry.count_layout(4, 4, "tiny", "none").symmetry == "none"
+    assert (
+        registry.count_layout(4, 4, "tiny").symmetry == "flips"
+        and registry.count_layout(4, 4, "tiny", "none").symmetry == "none"
+    )
     assert registry.count_layout(5, 5).symmetry == "square" and registry.count_layout(4, 5).symmetry == "flips"
     assert registry.count_layout(2, 12, "thin", thin_rows="word").rows == "word"
-    for bad in [dict(n=3, m=14, method="thin"), dict(n=2, m=17, symmetry="square"), dict(n=9, m=9), dict(n=4, m=4, method="quantum"),
-                dict(n=5, m=5, method="tiny"), dict(n=2, m=11, method="tiny"), dict(n=3, m=3, method="tiny", symmetry="square")]:
+    for bad in [
+        dict(n=3, m=14, method="thin"),
+        dict(n=2, m=17, symmetry="square"),
+        dict(n=9, m=9),
+        dict(n=4, m=4, method="quantum"),
+        dict(n=5, m=5, method="tiny"),
+        dict(n=2, m=11, method="tiny"),
+        dict(n=3, m=3, method="tiny", symmetry="square"),
+    ]:
         with pytest.raises(ValueError):
             registry.count_layout(**bad)
 

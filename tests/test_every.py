@@ -5,12 +5,12 @@ import json
 import pathlib
 import random
 
+import naive
 import numpy as np
 import pytest
+from incli import cli
 
 import localcount as lc
-import naive
-from incli import cli
 from localcount.api import every
 from localcount.engines.index import count as index_count
 from localcount.engines.index.layout import IndexLayout, default_rows
@@ -56,7 +56,9 @@ def test_every_code_equals_the_reference_in_both_kernels(n, m, variant):
     assert (hist == np.bincount(plain, minlength=index_count.width(n, m))).all()
 
 
-@pytest.mark.parametrize("n,m,variant", [(5, 5, "nonogram"), (6, 6, "nonogram"), (6, 6, "yesnogram"), (4, 7, "nonogram")])
+@pytest.mark.parametrize(
+    "n,m,variant", [(5, 5, "nonogram"), (6, 6, "nonogram"), (6, 6, "yesnogram"), (4, 7, "nonogram")]
+)
 def test_the_three_kernels_agree_on_random_stretches(n, m, variant):
     rng = random.Random(f"{n}{m}{variant}")
     for _ in range(4):
@@ -65,7 +67,9 @@ def test_the_three_kernels_agree_on_random_stretches(n, m, variant):
         assert (index_count.codes(n, m, g0, 1 << 12, variant, how="generated") == plain).all()
         assert (index_count.codes(n, m, g0, 1 << 12, variant, how="vector") == plain).all()
         odd = rng.randrange(0, (1 << (n * m)) - 999)  # not whole last rows: plain and numpy only
-        assert (index_count.codes(n, m, odd, 999, variant) == index_count.codes(n, m, odd, 999, variant, how="plain")).all()
+        assert (
+            index_count.codes(n, m, odd, 999, variant) == index_count.codes(n, m, odd, 999, variant, how="plain")
+        ).all()
         h = np.zeros(index_count.width(n, m), np.int64)
         h[: plain.max() + 1] = np.bincount(plain)
         assert (index_count.hist(n, m, g0, 1 << 12, variant) == h).all()
@@ -302,7 +306,11 @@ def test_a_grid_local_logic_does_not_solve_has_no_number():
 
 def test_nth_prints_txt_with_its_number_then_json_then_any_format():
     code, out, _ = cli("nth", "5", "5", "1234")
-    assert code == 0 and "// title: 5x5 puzzle #1234 of 24976511 (4 steps)" in out and "catalogue: localcount 5x5 #1234" in out
+    assert (
+        code == 0
+        and "// title: 5x5 puzzle #1234 of 24976511 (4 steps)" in out
+        and "catalogue: localcount 5x5 #1234" in out
+    )
     assert lc.Puzzle.parse(out).rows == lc.Puzzle.from_grid(list(lc.nth(5, 5, 1234).rows)).rows
     code, out, _ = cli("nth", "5", "5", "1234", "--json")
     assert json.loads(out) == {"k": 1234, "of": 24976511, "n": 5, "m": 5, "variant": "nonogram",

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from localcount.puzzle import formats as F
 from localcount.clues import grid_clues, parse_grid
+from localcount.puzzle import formats as F
 
 SIZES = [(1, 1), (2, 3), (5, 5), (4, 7), (7, 4), (10, 10), (3, 0), (0, 0)]
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "formats"
@@ -36,7 +36,7 @@ def random_puzzles(seed=1):
                 p,
                 author=rng.choice(TRICKY),
                 copyright=rng.choice(["", *TRICKY]),
-                licence=rng.choice(["", "CC-BY-4.0", "public domain, \"as is\" & free"]),
+                licence=rng.choice(["", "CC-BY-4.0", 'public domain, "as is" & free']),
                 catalogue=rng.choice(["", *TRICKY]),
                 given_filled=sum(1 << k for k in known if grid >> k & 1),
                 given_empty=sum(1 << k for k in known if not grid >> k & 1),
@@ -116,7 +116,9 @@ def test_txt_metadata_comments_and_old_files():
     text = "// Title:  Little L \n// by: me\n// licence: CC-BY-4.0\n// catalogue: box 3\n// a note\n3\n3\n1\n1\n1\n1\n3\n// author: not metadata\n"
     p = F.parse_txt(text)
     assert (p.title, p.author, p.licence, p.catalogue, p.copyright) == ("Little L", "me", "CC-BY-4.0", "box 3", "")
-    assert F.format_txt(p).startswith("// catalogue: box 3\n// title: Little L\n// author: me\n// licence: CC-BY-4.0\n3\n")
+    assert F.format_txt(p).startswith(
+        "// catalogue: box 3\n// title: Little L\n// author: me\n// licence: CC-BY-4.0\n3\n"
+    )
     old = "// cat (drawing; local logic solves it)\n2\n1\n1\n1\n1\n"  # what format_txt wrote before the keys
     assert F.parse_txt(old).title == "cat (drawing; local logic solves it)"
     assert F.parse_txt("2\n// not a title: below the size\n1\n1\n1\n1\n").title == ""
@@ -146,16 +148,29 @@ goal 100100111
 """
     p = F.parse_non(text)
     assert p.rows == ((1,), (1,), (3,)) and p.cols == ((3,), (1,), (1,)) and p.goal == parse_grid("100/100/111")[0]
-    assert (p.catalogue, p.title, p.author, p.copyright, p.licence) == ("test", "A little L & a dot", "localcount", "© none", "CC-BY-3.0")
+    assert (p.catalogue, p.title, p.author, p.copyright, p.licence) == (
+        "test",
+        "A little L & a dot",
+        "localcount",
+        "© none",
+        "CC-BY-3.0",
+    )
     out = F.format_non(p)
-    assert out.startswith('catalogue "test"\ntitle "A little L &amp; a dot"\nby "localcount"\ncopyright "© none"\nlicense CC-BY-3.0\n')
+    assert out.startswith(
+        'catalogue "test"\ntitle "A little L &amp; a dot"\nby "localcount"\ncopyright "© none"\nlicense CC-BY-3.0\n'
+    )
     assert F.parse_non(F.format_non(dataclasses.replace(p, licence='free, "quoted"'))).licence == 'free, "quoted"'
-    assert F.parse_non("columns 2\nrows 1\nrows\n2\ncolumns\n1\n1\n").cols == ((1,), (1,))  # Simpson's 'columns W' / 'rows H'
+    assert F.parse_non("columns 2\nrows 1\nrows\n2\ncolumns\n1\n1\n").cols == (
+        (1,),
+        (1,),
+    )  # Simpson's 'columns W' / 'rows H'
 
 
 def test_non_blank_line_is_an_empty_clue_when_the_count_needs_it():
     head = "width 3\nheight 3\n"
-    p = F.parse_non(head + "rows\n1\n\n1\n\ncolumns\n1,1\n0\n\n")  # row 2 blank; columns 2 and 3 empty ('0', then blank)
+    p = F.parse_non(
+        head + "rows\n1\n\n1\n\ncolumns\n1,1\n0\n\n"
+    )  # row 2 blank; columns 2 and 3 empty ('0', then blank)
     assert p.rows == ((1,), (), (1,)) and p.cols == ((1, 1), (), ())
     p = F.parse_non(head + "rows\n\n1\n1\ncolumns\n0\n2\n0\n")  # the first row blank
     assert p.rows == ((), (1,), (1,))
@@ -187,7 +202,10 @@ def test_nin_and_txt_read_each_other_transposed_so_a_guess_is_reported():
     assert F.read(nin, None, "p.nin")[1:] == ("nin", False)
     q, fmt, guessed = F.read(nin)  # no name: the two readings are each other's transpose; txt wins, and says it guessed
     assert (fmt, guessed) == ("txt", True) and (q.rows, q.cols) == (p.cols, p.rows)
-    assert F.guessed_message(nin, fmt, "p") == "guessed the format of p: txt (nin would read it transposed; give --format to choose)"
+    assert (
+        F.guessed_message(nin, fmt, "p")
+        == "guessed the format of p: txt (nin would read it transposed; give --format to choose)"
+    )
     blanks = "3 2\n3\n1\n\n2\n1\n1\n"  # a blank line: txt counts it as a clue (too many lines), nin skips it
     assert F.read(blanks)[1:] == ("nin", True) and F.read(blanks)[0] == p
     assert F.guessed_message(blanks, "nin", "p") == "guessed the format of p: nin (give --format to choose)"
@@ -247,7 +265,13 @@ def test_xml_example_with_webpbn_metadata():
 """
     p = F.parse_xml(text)
     assert p.rows == ((2,), (1,)) and p.cols == ((2,), (1,)) and p.goal == parse_grid("11/10")[0]
-    assert (p.title, p.author, p.copyright, p.catalogue, p.licence) == ("Corner", "Set Author", "(c) the set", "#7 (v.2)", "")
+    assert (p.title, p.author, p.copyright, p.catalogue, p.licence) == (
+        "Corner",
+        "Set Author",
+        "(c) the set",
+        "#7 (v.2)",
+        "",
+    )
 
 
 def test_xml_writes_six_digit_colours_and_reads_three_or_six():
@@ -276,7 +300,11 @@ def test_guessing_reports_itself_and_unknown_input_names_the_formats():
 
 
 def test_guess_format_by_suffix_and_content():
-    assert F.guess_format("", "cat.non") == "non" and F.guess_format("", "x.XML") == "xml" and F.guess_format("", "a.nin") == "nin"
+    assert (
+        F.guess_format("", "cat.non") == "non"
+        and F.guess_format("", "x.XML") == "xml"
+        and F.guess_format("", "a.nin") == "nin"
+    )
     assert F.guess_format("5x5:1/1/1/1/1/1/1/1/1/1") == "tatham" and F.guess_format("5:1/1/1/1/1/1/1/1/1/1") == "tatham"
     assert F.guess_format("width 5\n") == "non" and F.guess_format("5\n1\n") == "txt"
     assert F.guess_format("<?xml version='1.0'?><puzzleset/>") == "xml"
@@ -307,8 +335,18 @@ def test_guess_format_by_suffix_and_content():
         ("tatham", "2x2:1/1/1/1,A1c", 1, "letters a-z or A-Z, got '1'"),
         ("xml", "<puzzle><clues type='rows'><line>\n</puzzle>", 2, "not well-formed"),
         ("xml", "<puzzle><clues type='rows'></clues></puzzle>", 1, 'no <clues type="columns">'),
-        ("xml", "<puzzle>\n<clues type='rows'><line><count color='red'>1</count><count color='blue'>1</count></line></clues></puzzle>", 2, "no <color> defines"),
-        ("xml", "<puzzle>\n<clues type='rows'>\n<line><count>0</count></line></clues></puzzle>", 3, "positive whole number"),
+        (
+            "xml",
+            "<puzzle>\n<clues type='rows'><line><count color='red'>1</count><count color='blue'>1</count></line></clues></puzzle>",
+            2,
+            "no <color> defines",
+        ),
+        (
+            "xml",
+            "<puzzle>\n<clues type='rows'>\n<line><count>0</count></line></clues></puzzle>",
+            3,
+            "positive whole number",
+        ),
         ("xml", "<puzzle>\n<clues type='diagonal'>\n</clues></puzzle>", 2, "rows or columns"),
         ("xml", "<puzzleset><source>x</source></puzzleset>", None, "no <puzzle> element"),
     ],
@@ -342,7 +380,7 @@ def test_damaged_files_fail_with_a_puzzle_error_never_a_traceback(fmt):
             if what < 0.4:
                 del text[k]
             elif what < 0.8:
-                text.insert(k, rng.choice("0123456789 ,./:\n\"<>&#zZaA-x"))
+                text.insert(k, rng.choice('0123456789 ,./:\n"<>&#zZaA-x'))
             else:
                 text[k] = rng.choice("0123456789\n")
         damaged = "".join(text)

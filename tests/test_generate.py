@@ -5,9 +5,9 @@ import subprocess
 import sys
 from collections import Counter
 
+import naive
 import pytest
 
-import naive
 from localcount.clues import grid_clues
 from localcount.puzzle import formats
 from localcount.puzzle.making import generate

@@ -6,10 +6,10 @@ import pathlib
 import subprocess
 import sys
 
-import pytest
-
 import naive
+import pytest
 from incli import cli
+
 from localcount.engines import registry
 from localcount.engines.gpu import count as gpu
 from localcount.engines.gpu.layout import GpuLayout
@@ -80,7 +80,10 @@ def test_the_count_command_counts_on_the_gpu_and_resumes(tmp_path):
     code, out, err = cli("3", "4", "--method", "gpu")
     assert (code, out) == (0, "3116\n") and "gpu method" in err
     ck = tmp_path / "ck"
-    assert cli("4", "3", "--method", "gpu", "--checkpoint-dir", str(ck), "--variant", "yesnogram", "-q")[:2] == (0, "2956\n")
+    assert cli("4", "3", "--method", "gpu", "--checkpoint-dir", str(ck), "--variant", "yesnogram", "-q")[:2] == (
+        0,
+        "2956\n",
+    )
     log = ck / "4x3-gpu1-s4-sym-yes.log"
     assert log.exists() and len(log.read_text().splitlines()) == 1 + 16
     code, out, err = cli("4", "3", "--method", "gpu", "--checkpoint-dir", str(ck), "--variant", "yesnogram")
@@ -108,7 +111,9 @@ def test_tables_in_shared_or_global_memory_count_the_same(n, m, symmetry, monkey
     assert gpu.shared_bytes(n, m) > 0  # small tables go to shared memory by default
     shared = GpuLayout.make(n, m, symmetry=symmetry).in_process(1)[0]
     monkeypatch.setattr(gpu, "SHARED_TABLE_BYTES", 0)
-    assert gpu.shared_bytes(n, m) == 0 and GpuLayout.make(n, m, symmetry=symmetry).in_process(1)[0] == shared == naive.count(n, m)
+    assert gpu.shared_bytes(n, m) == 0 and GpuLayout.make(n, m, symmetry=symmetry).in_process(1)[
+        0
+    ] == shared == naive.count(n, m)
 
 
 def test_which_tables_fit_in_shared_memory():

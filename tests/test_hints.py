@@ -6,9 +6,9 @@ import random
 import warnings
 
 import pytest
+from naive import UNKNOWN, clues_of, line_step, row_runs, solve_grid
 
 import localcount as lc
-from naive import UNKNOWN, clues_of, line_step, row_runs, solve_grid
 
 MARK = {1: "1", 0: "x", UNKNOWN: "."}
 
@@ -42,7 +42,12 @@ def play(g: int, n: int, m: int, variant: str = "nonogram", hint=None) -> int:
     for k in range(2 * n * m + 2):
         h = hint(cells)
         if h.kind == "solved":
-            assert all((v == 1) == bool(g >> (r * m + c) & 1) for r, row in enumerate(cells) for c, v in enumerate(row) if v is not UNKNOWN)
+            assert all(
+                (v == 1) == bool(g >> (r * m + c) & 1)
+                for r, row in enumerate(cells)
+                for c, v in enumerate(row)
+                if v is not UNKNOWN
+            )
             return k
         assert h.kind == "line", (g, h)
         options = forced(clues, cells, variant)
@@ -63,7 +68,9 @@ def simple_grids(n: int, m: int, variant: str = "nonogram") -> list:
 def test_hints_solve_every_simple_3x3_and_2x4_puzzle(variant):
     for n, m in ((3, 3), (2, 4), (4, 2)):
         grids = simple_grids(n, m, variant)
-        assert grids and all(play(g, n, m, variant) >= 1 for g in grids if g)  # the empty grid is solved before any hint
+        assert grids and all(
+            play(g, n, m, variant) >= 1 for g in grids if g
+        )  # the empty grid is solved before any hint
 
 
 def test_hints_solve_random_simple_4x4_and_5x5_puzzles():
@@ -115,7 +122,9 @@ def test_probing_names_one_cell_and_the_line_of_its_contradiction():
         raise AssertionError("no 4x4 puzzle that probing decides")
     (cell,) = h.filled + h.empty
     assert h.line is None and "local logic would find no placement for" in h.reason
-    assert (1 if h.filled else 0) == g >> (cell[0] * 4 + cell[1]) & 1 or lc.Puzzle(rows=rows, columns=cols).solve().verdict != "unique"
+    assert (1 if h.filled else 0) == g >> (cell[0] * 4 + cell[1]) & 1 or lc.Puzzle(
+        rows=rows, columns=cols
+    ).solve().verdict != "unique"
 
 
 def test_several_solutions_and_no_deduction_is_stuck_and_any_solution_is_solved():

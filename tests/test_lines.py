@@ -2,13 +2,13 @@
 
 import random
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.clues import line_clue
-from localcount.lines.solvers import MAX_BITS_LINE, line_options, line_options_bits
 from localcount.lines import words
+from localcount.lines.solvers import MAX_BITS_LINE, line_options, line_options_bits
 from localcount.lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, clue_ids, line_table, spread_table
 
 

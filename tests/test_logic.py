@@ -3,6 +3,7 @@
 import random
 
 import naive
+
 from localcount.clues import grid_clues
 from localcount.puzzle.solving.logic import CONTRADICTION, SOLVED, propagate
 

@@ -9,9 +9,9 @@ import pytest
 
 from localcount.clues import grid_clues
 from localcount.puzzle import model
+from localcount.puzzle.model import Puzzle
 from localcount.puzzle.solving import logic, probing
 from localcount.puzzle.solving import search as solve
-from localcount.puzzle.model import Puzzle
 
 
 def every_solution(rows, cols) -> set:
@@ -39,7 +39,11 @@ def test_the_search_finds_exactly_the_solutions_brute_force_finds(seed):
         want = every_solution(p.rows, p.cols)
         for found in (solve.search(p, limit=5000), solve.plain_search(p, limit=5000)):
             assert set(found.solutions) == want and len(found.solutions) == len(want), p
-            assert found.complete and found.verdict == (solve.NO_SOLUTION, solve.UNIQUE)[len(want)] if len(want) < 2 else found.verdict == solve.MULTIPLE
+            assert (
+                found.complete and found.verdict == (solve.NO_SOLUTION, solve.UNIQUE)[len(want)]
+                if len(want) < 2
+                else found.verdict == solve.MULTIPLE
+            )
         capped = solve.search(p, limit=1)
         assert len(capped.solutions) == min(1, len(want)) and set(capped.solutions) <= want
 
@@ -110,7 +114,9 @@ def test_solve_json_is_one_object_with_the_verdict_level_and_solutions(tmp_path)
     from localcount.puzzle import examples, formats
 
     def run(*args, stdin=None):
-        res = subprocess.run([sys.executable, "-m", "localcount", "solve", *args], input=stdin, capture_output=True, text=True)
+        res = subprocess.run(
+            [sys.executable, "-m", "localcount", "solve", *args], input=stdin, capture_output=True, text=True
+        )
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)
 

@@ -37,7 +37,12 @@ def test_every_example_has_its_goal_as_its_only_solution(name):
 
 
 def test_the_shipped_files_are_what_the_script_makes():
-    res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_examples.py"), "--check"], capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "make_examples.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
 
 
@@ -81,7 +86,10 @@ def test_solve_reports_a_contradiction_naming_the_line():
 
 @pytest.mark.parametrize(
     "stdin,message",
-    [("2 6\n1\n1\n1\n1\n1\n1\n0\n4 2\n", "row 2: clue 4 2 needs 7 cells, line has 6"), ("2\n1\nx\n1\n1\n", "<stdin>:3: ")],
+    [
+        ("2 6\n1\n1\n1\n1\n1\n1\n0\n4 2\n", "row 2: clue 4 2 needs 7 cells, line has 6"),
+        ("2\n1\nx\n1\n1\n", "<stdin>:3: "),
+    ],
 )
 def test_bad_puzzles_exit_2_with_the_line(stdin, message):
     res = run("solve", "-", stdin=stdin)
@@ -162,7 +170,10 @@ def test_a_nin_file_without_suffix_is_read_as_txt_and_the_transposition_is_said(
     path.write_text(formats.format_nin(p))
     res = run("convert", path, "--to", "nin")
     assert res.returncode == 0 and formats.parse_nin(res.stdout) != p
-    assert res.stderr == f"localcount: guessed the format of {path}: txt (nin would read it transposed; give --format to choose)\n"
+    assert (
+        res.stderr
+        == f"localcount: guessed the format of {path}: txt (nin would read it transposed; give --format to choose)\n"
+    )
     res = run("convert", path, "--to", "nin", "--format", "nin")
     assert res.returncode == 0 and formats.parse_nin(res.stdout) == p and res.stderr == ""
 
@@ -172,7 +183,10 @@ def test_an_unknown_format_exits_2_with_one_line_naming_the_formats(tmp_path):
     path.write_text("shopping list\neggs\n")
     res = run("solve", path)
     assert res.returncode == 2 and not res.stdout
-    assert res.stderr == f"localcount: error: could not tell the format of {path}; these are supported: txt, non, nin, tatham, xml\n"
+    assert (
+        res.stderr
+        == f"localcount: error: could not tell the format of {path}; these are supported: txt, non, nin, tatham, xml\n"
+    )
     res = run("convert", "-", "--to", "txt", stdin="<puzzle>\n<clues type='rows'>\n</puzzle>\n")
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "<stdin>:3: not well-formed XML" in res.stderr
 
@@ -193,7 +207,8 @@ def test_convert_keeps_metadata_and_tatham_givens(tmp_path):
 
 def test_pictures_of_wide_grids_and_gifs_that_end_at_the_solution(tmp_path):
     from localcount.puzzle import model
-    from localcount.puzzle.drawing import raster, text as drawn
+    from localcount.puzzle.drawing import raster
+    from localcount.puzzle.drawing import text as drawn
 
     wide = model.from_grid((1 << 90) - 1, 1, 90)  # one row of 90 filled cells: column clues would need 180 characters
     text = drawn.draw(wide, 0, 0)

@@ -12,7 +12,8 @@ HERE = pathlib.Path(__file__).resolve().parent / "puzzles"
 FILES = sorted(p for p in HERE.iterdir() if p.suffix in (".non", ".xml"))
 #: Colour puzzles (SOURCES.md says which): not read yet.
 COLOUR_NAMES = {"webpbn-color-00047.xml", "webpbn-color-00220.xml"} | {
-    f"numberloom-{name}.xml" for name in ("listen-left-and-right", "little-hauler", "look-sharp", "missing", "not-invented-yet-1", "take-two")
+    f"numberloom-{name}.xml"
+    for name in ("listen-left-and-right", "little-hauler", "look-sharp", "missing", "not-invented-yet-1", "take-two")
 }
 COLOUR = {p for p in FILES if p.name in COLOUR_NAMES}
 #: Puzzles the search alone does not decide within a minute: only their answers are checked here (the default method

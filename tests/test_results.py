@@ -88,7 +88,9 @@ def test_generated_files_are_up_to_date(tmp_path):
     if (RESULTS / results.STATS_RUNS).exists():
         names += [publish.UNIQUE_BFILE, results.STATS_TABLE]
     for name in names:
-        assert (tmp_path / name).read_text() == (RESULTS / name).read_text(), f"results/{name} is stale: run table --render"
+        assert (tmp_path / name).read_text() == (RESULTS / name).read_text(), (
+            f"results/{name} is stale: run table --render"
+        )
     assert readme.read_text() == (ROOT / "README.md").read_text(), "README's known values are stale: run table --render"
     assert (RESULTS / publish.PLOT).exists()
 
@@ -118,7 +120,10 @@ def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quic
         if r.n * r.m <= RECOUNT_CELLS:
             s = stats(r.n, r.m)
             assert (s.solvable, s.unique, s.stuck_start, results.rounds_text(s.rounds)) == (
-                r.solvable, r.unique, r.stuck_start, r.rounds
+                r.solvable,
+                r.unique,
+                r.stuck_start,
+                r.rounds,
             ), f"{r.n}x{r.m}"
             assert r.steps in ("", results.rounds_text(s.steps)), f"{r.n}x{r.m} steps"
     for run in runs:

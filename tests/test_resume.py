@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 import pytest
+from records import record_shards, wait_for_records
 
 from localcount.engines.grid.layout import GridLayout
 from localcount.orchestration import status as report
 from localcount.orchestration.checkpoint import Record, read_log
 from localcount.orchestration.runner import DELAY_ENV
-from records import record_shards, wait_for_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIVE = 24976511

@@ -1,15 +1,17 @@
 """--method sat: the CNF encoding agrees with the search and with brute force."""
 
+import pathlib
 import random
 
 import pytest
 
-from localcount.puzzle import examples, formats as F
-from localcount.puzzle.solving import search as solve
 from localcount.clues import grid_clues, line_clue
+from localcount.puzzle import examples
+from localcount.puzzle import formats as F
+from localcount.puzzle.solving import search as solve
 
 pytest.importorskip("pysat")
-from localcount.puzzle.solving import sat  # noqa: E402
+from localcount.puzzle.solving import sat
 
 
 def test_line_patterns_are_exactly_the_fitting_lines():
@@ -20,7 +22,9 @@ def test_line_patterns_are_exactly_the_fitting_lines():
             clue = line_clue(line, length)
             known = rng.getrandbits(length) if length else 0
             filled, empty = line & known, ~line & known & ((1 << length) - 1)
-            expect = [q for q in range(1 << length) if line_clue(q, length) == clue and q & filled == filled and not q & empty]
+            expect = [
+                q for q in range(1 << length) if line_clue(q, length) == clue and q & filled == filled and not q & empty
+            ]
             assert sorted(sat.line_patterns(clue, length, filled, empty)) == expect
 
 
@@ -31,7 +35,9 @@ def test_sat_finds_exactly_the_brute_force_solutions(n, m):
         by_clues.setdefault(grid_clues(g, n, m), []).append(g)
     for (rows, cols), grids in by_clues.items():
         found = sat.search_sat(F.Puzzle(rows, cols), limit=1 << (n * m))
-        assert sorted(found.solutions) == grids and found.verdict == (solve.UNIQUE if len(grids) == 1 else solve.MULTIPLE)
+        assert sorted(found.solutions) == grids and found.verdict == (
+            solve.UNIQUE if len(grids) == 1 else solve.MULTIPLE
+        )
 
 
 def test_sat_and_search_agree_on_random_puzzles_and_the_examples():
@@ -88,7 +94,9 @@ def test_sat_takes_lines_with_millions_of_fitting_patterns():
     n, m = 8, 90  # rows of 90 cells with many short runs: far more than 200,000 patterns each
     p = F.from_grid(sum(1 << k for k in range(n * m) if rng.random() < 0.3), n, m)
     b = sat.search_sat(p, limit=2)
-    assert b.verdict == solve.MULTIPLE and len(set(b.solutions)) == 2 and all(solve.is_solution(p, g) for g in b.solutions)
+    assert (
+        b.verdict == solve.MULTIPLE and len(set(b.solutions)) == 2 and all(solve.is_solution(p, g) for g in b.solutions)
+    )
 
 
 def test_sat_does_not_claim_a_level():
@@ -97,7 +105,9 @@ def test_sat_does_not_claim_a_level():
 
     found = sat.search_sat(F.from_grid(0b0110_1001_1001_0110, 4, 4))
     assert found.level == "" and found.verdict in (solve.UNIQUE, solve.MULTIPLE)
-    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "stuck12", "--method", "sat"], capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "solve", "stuck12", "--method", "sat"], capture_output=True, text=True
+    )
     assert res.returncode == 0 and "level:" not in res.stdout.split("sat:")[1].splitlines()[0]
 
 
@@ -116,7 +126,11 @@ def test_auto_hands_a_puzzle_that_needs_branching_to_sat_and_agrees_with_the_sea
     for p in puzzles:
         a, b = solve.search(p, limit=3), sat.solve_auto(p, limit=3)
         assert (a.verdict, a.complete, a.level) == (b.verdict, b.complete, b.level)
-        assert sorted(a.solutions) == sorted(b.solutions) if a.complete else all(solve.is_solution(p, g) for g in b.solutions)
+        assert (
+            sorted(a.solutions) == sorted(b.solutions)
+            if a.complete
+            else all(solve.is_solution(p, g) for g in b.solutions)
+        )
         if b.method == "search+sat":  # a second node would have started: the search had branched
             assert b.level == solve.BRANCHING and b.sat_calls >= 1 and b.nodes >= 1
             handed += 1
@@ -127,7 +141,9 @@ def test_auto_hands_a_puzzle_that_needs_branching_to_sat_and_agrees_with_the_sea
 
 def test_auto_is_the_search_without_python_sat_or_below_the_budget(monkeypatch):
     p = _dom(5)
-    assert sat.solve_auto(p).method == "search" and sat.solve_auto(p).level == solve.BRANCHING  # 345 probes: under the budget
+    assert (
+        sat.solve_auto(p).method == "search" and sat.solve_auto(p).level == solve.BRANCHING
+    )  # 345 probes: under the budget
     monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
     monkeypatch.setattr(sat, "available", lambda: False)
     found = sat.solve_auto(p)
@@ -152,14 +168,40 @@ def test_cli_auto_reports_the_hand_off_and_json_names_the_method():
     import sys
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    text = "\n".join(["19 19"] + [" ".join(map(str, c)) for c in _dom(9).cols] + [" ".join(map(str, r)) for r in _dom(9).rows]) + "\n"
+    text = (
+        "\n".join(
+            ["19 19"] + [" ".join(map(str, c)) for c in _dom(9).cols] + [" ".join(map(str, r)) for r in _dom(9).rows]
+        )
+        + "\n"
+    )
     env = dict(os.environ, PYTHONPATH=root)
-    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "solve", "-", "--format", "txt"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert res.returncode == 0 and "search+sat: unique (level: branching; " in res.stdout and "SAT call" in res.stdout
-    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--json"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--json"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     answer = json.loads(res.stdout)
     assert (answer["verdict"], answer["level"], answer["method"]) == ("unique", "branching", "search+sat")
-    res = subprocess.run([sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--method", "search", "--max-nodes", "5"], input=text, capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "solve", "-", "--format", "txt", "--method", "search", "--max-nodes", "5"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert "search: undecided (node limit reached)" in res.stdout
 
 
@@ -177,8 +219,10 @@ def test_a_hint_changes_what_sat_starts_from_not_what_it_finds():
 
 def test_auto_answers_knotty_with_two_verified_solutions():
     path = "tests/puzzles/webpbn-survey-knotty.xml"
-    p = F.parse(open(path).read(), None, path)
-    found = sat.solve_auto(p, limit=2, timeout=120)  # the search gives up, SAT alone does not answer for minutes: the dive
+    p = F.parse(pathlib.Path(path).read_text(), None, path)
+    found = sat.solve_auto(
+        p, limit=2, timeout=120
+    )  # the search gives up, SAT alone does not answer for minutes: the dive
     assert found.verdict == solve.MULTIPLE and found.method == "search+sat" and found.level == solve.BRANCHING
     assert len(set(found.solutions)) == 2 and all(solve.is_solution(p, g) for g in found.solutions)
 
@@ -216,7 +260,9 @@ def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_cho
         p = F.from_grid(sum(1 << k for k in range(225) if rng.random() < 0.5), 15, 15)
         root = logic.Board.from_masks(15, 15)
         logic.settle(root, p.rows, p.cols)
-        ended = beliefs.dive(p, root, first_rounds=1, rounds=1, fix=10, sure=0.5)  # rash: reaches dead ends (test_beliefs)
+        ended = beliefs.dive(
+            p, root, first_rounds=1, rounds=1, fix=10, sure=0.5
+        )  # rash: reaches dead ends (test_beliefs)
         if ended.solution is not None:
             continue
         dead += 1
@@ -251,7 +297,7 @@ def test_the_first_solution_is_the_dives_when_it_ends_in_one():
 def test_auto_answers_faase_with_two_verified_solutions():
     # webpbn survey's Faase (95x80): the dive reaches a dead end; the solver, given most of its choices, finds a solution
     path = "tests/puzzles/webpbn-survey-faase.xml"
-    p = F.parse(open(path).read(), None, path)
+    p = F.parse(pathlib.Path(path).read_text(), None, path)
     found = sat.solve_auto(p, limit=2, timeout=300)
     assert found.verdict == solve.MULTIPLE and found.method == "search+sat"
     assert len(set(found.solutions)) == 2 and all(solve.is_solution(p, g) for g in found.solutions)

@@ -34,7 +34,11 @@ def test_keys_round_trip_and_name_every_parameter():
     lay = layout(5, 6, 8, symmetry=False)
     assert lay.key == "5x6-v1-s8-all"
     assert parse_key(lay.key) == lay
-    for n, m, sym, key in [(5, 6, True, "5x6-v1-s8-sym"), (6, 6, True, "6x6-v1-s14-d4"), (6, 6, "flips", "6x6-v1-s14-sym")]:
+    for n, m, sym, key in [
+        (5, 6, True, "5x6-v1-s8-sym"),
+        (6, 6, True, "6x6-v1-s14-d4"),
+        (6, 6, "flips", "6x6-v1-s14-sym"),
+    ]:
         lay = layout(n, m, symmetry=sym)
         assert lay.key == key and parse_key(key) == lay
     with pytest.raises(ValueError):
@@ -59,14 +63,18 @@ def test_bad_shard_bits():
         layout(2, 2, 5)
 
 
-
 def _border_orbits(n, m, square):
     """Orbits of the kernel's border patterns under the flips (and transposition), by brute force on cells.
 
     The border is the outer ring for the square group, rows 0 and n-1 for the flips.
     """
     border = [(r, c) for r in range(n) for c in range(m) if r in (0, n - 1) or (square and c in (0, m - 1))]
-    maps = [lambda r, c: (r, c), lambda r, c: (n - 1 - r, c), lambda r, c: (r, m - 1 - c), lambda r, c: (n - 1 - r, m - 1 - c)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (r, m - 1 - c),
+        lambda r, c: (n - 1 - r, m - 1 - c),
+    ]
     if square:
         maps += [lambda r, c, f=f: f(c, r) for f in maps]
     orbits = set()

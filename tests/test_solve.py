@@ -2,13 +2,13 @@
 
 import random
 
+import naive
 import pytest
 
-import naive
+from localcount.clues import grid_clues, parse_grid
 from localcount.puzzle import formats as F
 from localcount.puzzle.solving import logic
 from localcount.puzzle.solving import search as solve
-from localcount.clues import grid_clues, parse_grid
 
 
 def brute_force_solutions(p):
@@ -46,7 +46,9 @@ def test_limits_and_verdicts():
     p = F.from_grid(parse_grid("10/01")[0], 2, 2)  # two solutions: the diagonals
     assert solve.search(p, limit=1).verdict == solve.SOME
     both = solve.search(p, limit=2)
-    assert both.verdict == solve.MULTIPLE and sorted(both.solutions) == sorted([parse_grid("10/01")[0], parse_grid("01/10")[0]])
+    assert both.verdict == solve.MULTIPLE and sorted(both.solutions) == sorted(
+        [parse_grid("10/01")[0], parse_grid("01/10")[0]]
+    )
     assert solve.search(F.Puzzle(((1,),), ((1,),)), limit=1).verdict == solve.UNIQUE
     with pytest.raises(ValueError):
         solve.search(p, limit=0)
@@ -98,7 +100,9 @@ def test_a_node_limit_gives_up_honestly():
     assert solve.plain_search(p, limit=2).verdict == solve.UNIQUE == solve.search(p, limit=2).verdict
     perms = F.parse(PERMUTATIONS, "txt")
     capped = solve.search(perms, limit=2, max_nodes=1)
-    assert capped.verdict == solve.UNDECIDED and capped.nodes == 1 and capped.stopped == "nodes" and not capped.solutions
+    assert (
+        capped.verdict == solve.UNDECIDED and capped.nodes == 1 and capped.stopped == "nodes" and not capped.solutions
+    )
     timed = solve.search(perms, limit=800, timeout=1e-9)
     assert timed.verdict == solve.UNDECIDED and timed.stopped == "time" and not timed.complete
     assert len(solve.search(perms, limit=800).solutions) == 720

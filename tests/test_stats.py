@@ -7,10 +7,10 @@ import subprocess
 import sys
 import time
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.engines.grid.count import count
 from localcount.engines.registry import parse_key
 from localcount.engines.stats import enumeration as S
@@ -109,7 +109,9 @@ def test_table_and_json_say_the_same():
     s = S.stats(3, 4)
     data = json.loads(M.format_json(s))
     assert data["unique"] == s.unique and data["not_solvable"] == s.grids - s.solvable
-    assert data["rounds"] == {"1": 1584, "2": 1504, "3": 28} == {str(k): v for k, v in naive.stats(3, 4)["rounds"].items()}
+    assert (
+        data["rounds"] == {"1": 1584, "2": 1504, "3": 28} == {str(k): v for k, v in naive.stats(3, 4)["rounds"].items()}
+    )
     assert data["max_rounds"] == 3 and data["mean_rounds"] == pytest.approx((1584 + 2 * 1504 + 3 * 28) / 3116)
     text = M.format_table(s)
     for v in (s.grids, s.solvable, s.unique, s.stuck_start, 1584, 1504, 28):
@@ -155,7 +157,19 @@ def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
     lay = StatsLayout(4, 5, P.default_depth(4, 5))
     log = tmp_path / f"{lay.key}.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "localcount", "stats", "4", "5", "--jobs", "2", "--json", "--checkpoint-dir", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "localcount",
+            "stats",
+            "4",
+            "5",
+            "--jobs",
+            "2",
+            "--json",
+            "--checkpoint-dir",
+            str(tmp_path),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**env, DELAY_ENV: "0.02"},
@@ -173,7 +187,9 @@ def test_cli_sharded_run_is_killed_then_resumed_and_merged(tmp_path):
     assert res.returncode == 0, res.stderr
     assert f"{kept} of {lay.shards} shards from the checkpoint" in res.stderr
     assert json.loads(res.stdout) == json.loads(M.format_json(S.stats(4, 5)))
-    merged = subprocess.run([sys.executable, "-m", "localcount", "merge", str(tmp_path)], capture_output=True, text=True, env=env)
+    merged = subprocess.run(
+        [sys.executable, "-m", "localcount", "merge", str(tmp_path)], capture_output=True, text=True, env=env
+    )
     assert merged.returncode == 0 and json.loads(merged.stdout) == json.loads(res.stdout)
 
 
@@ -182,7 +198,9 @@ def test_steps_match_rounds_and_version_1_vectors_are_still_read():
     assert sum(s.steps) == s.solvable and s.max_steps in (2 * s.max_rounds - 1, 2 * s.max_rounds)
     assert all(s.rounds[r] == (s.steps[2 * r - 1] if r else 0) + s.steps[2 * r] for r in range(len(s.rounds)))
     data = json.loads(M.format_json(s))
-    assert data["steps"] == {str(k): v for k, v in naive.stats(3, 4)["steps"].items()} and data["max_steps"] == s.max_steps
+    assert (
+        data["steps"] == {str(k): v for k, v in naive.stats(3, 4)["steps"].items()} and data["max_steps"] == s.max_steps
+    )
     assert "steps (a pass over every row or every column, rows first)" in M.format_table(s)
     vec = S.stats_vector(3, 4)
     assert len(vec) == M.width(3, 4) == StatsLayout.make(3, 4).width

@@ -1,9 +1,9 @@
 """The generated stats kernel (vector version 3) against the brute-force reference and the plain kernel (version 2)."""
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.engines.stats import enumeration as S
 from localcount.engines.stats import kernel as K
 from localcount.engines.stats import prepare as P
@@ -143,9 +143,72 @@ def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
 # OEIS A384764 (uniquely solvable n x m nonograms by antidiagonals, offset 0), its DATA section as published
 # (https://oeis.org/A384764, B. Felgenhauer, 2025): antidiagonals n + m = 0 .. 10.  Facts to check against.
 A384764_DATA = [
-    1, 1, 1, 1, 2, 1, 1, 4, 4, 1, 1, 8, 14, 8, 1, 1, 16, 52, 52, 16, 1, 1, 32, 210, 384, 210, 32, 1, 1, 64, 816,
-    3152, 3152, 816, 64, 1, 1, 128, 3206, 24230, 52362, 24230, 3206, 128, 1, 1, 256, 12536, 189898, 814632, 814632,
-    189898, 12536, 256, 1, 1, 512, 48962, 1473674, 12819322, 25309575, 12819322, 1473674, 48962, 512, 1,
+    1,
+    1,
+    1,
+    1,
+    2,
+    1,
+    1,
+    4,
+    4,
+    1,
+    1,
+    8,
+    14,
+    8,
+    1,
+    1,
+    16,
+    52,
+    52,
+    16,
+    1,
+    1,
+    32,
+    210,
+    384,
+    210,
+    32,
+    1,
+    1,
+    64,
+    816,
+    3152,
+    3152,
+    816,
+    64,
+    1,
+    1,
+    128,
+    3206,
+    24230,
+    52362,
+    24230,
+    3206,
+    128,
+    1,
+    1,
+    256,
+    12536,
+    189898,
+    814632,
+    814632,
+    189898,
+    12536,
+    256,
+    1,
+    1,
+    512,
+    48962,
+    1473674,
+    12819322,
+    25309575,
+    12819322,
+    1473674,
+    48962,
+    512,
+    1,
 ]
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from localcount.clues import parse_grid
 from localcount.puzzle.drawing import svg
 from localcount.puzzle.model import from_grid
-
 from localcount.puzzle.solving.colour import ColourPuzzle, line_clue
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -181,8 +180,15 @@ def test_a_colour_board_shows_decided_cells_in_their_colour_and_the_rest_shaded(
     board = [1 << k for k in goal]
     board[4], board[5] = 0b0111, 0  # undecided; no colour left
     root = parsed(svg.colour_puzzle(p, board))
-    fills = {g.get("class"): (g.get("fill"), len(g)) for g in root.iter(NS + "g") if g.get("class", "").startswith("colour-")}
-    assert fills == {"colour-0": ("#FFFFFF", 2), "colour-1": ("#FF0000", 1), "colour-2": ("#FFFF00", 1), "colour-3": ("#000000", 3)}
+    fills = {
+        g.get("class"): (g.get("fill"), len(g)) for g in root.iter(NS + "g") if g.get("class", "").startswith("colour-")
+    }
+    assert fills == {
+        "colour-0": ("#FFFFFF", 2),
+        "colour-1": ("#FF0000", 1),
+        "colour-2": ("#FFFF00", 1),
+        "colour-3": ("#000000", 3),
+    }
     assert len(group(root, "unknown")) == 1 and len(group(root, "none")) == 1
     assert len(group(root, "empty")) == 2  # the background cells get a dot
     assert svg.colour_puzzle(p, board) == svg.colour_puzzle(colour_case()[0], list(board))

@@ -6,9 +6,9 @@ import os
 import subprocess
 import sys
 
+import naive
 import pytest
 
-import naive
 from localcount.cli import table
 from localcount.engines.registry import table_paths
 from localcount.results import publish
@@ -29,7 +29,9 @@ def run_table(args, tmp_path):
 
 
 def fake_run(n, m, layout, count):
-    return results.Run(n, m, layout, count, 2 ** (n * m), 1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd")
+    return results.Run(
+        n, m, layout, count, 2 ** (n * m), 1.0, 1.0, 2, "0", "abc", "2026-01-01 00:00:00 UTC", "cpu", "cmd"
+    )
 
 
 def test_sizes_up_to_lists_every_n_le_m_by_cells():
@@ -273,7 +275,9 @@ def test_table_stats_runs_every_size_twice_and_matches_the_reference(tmp_path):
 def test_table_stats_skips_sizes_beyond_the_line_tables(tmp_path):
     (tmp_path / "README.md").write_text(README_STUB)
     proc = run_table(["--stats", "--sizes", "1x14"], tmp_path)
-    assert proc.returncode == 0 and proc.stdout == "" and "1x14 stats: stats enumerates lines of at most 13" in proc.stderr
+    assert (
+        proc.returncode == 0 and proc.stdout == "" and "1x14 stats: stats enumerates lines of at most 13" in proc.stderr
+    )
 
 
 def test_a_conflicting_stats_run_is_refused_and_nothing_is_written(tmp_path):
@@ -341,7 +345,9 @@ def test_recorded_paths_are_relative_to_the_results_folder(tmp_path):
     assert has_absolute_path("python -m localcount table --checkpoint-dir=/w/ck")
     assert not has_absolute_path("python -m localcount table --results . --readme /dev/null --checkpoint-dir DIR")
     # the script that rewrote the recorded commands once
-    spec = importlib.util.spec_from_file_location("relative_commands", os.path.join(ROOT, "scripts", "relative_commands.py"))
+    spec = importlib.util.spec_from_file_location(
+        "relative_commands", os.path.join(ROOT, "scripts", "relative_commands.py")
+    )
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     old = ("python -m localcount table --max-cells 36 --max-estimate 300 --results /work/main/results "

@@ -7,10 +7,10 @@ import random
 import subprocess
 import sys
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.cli import table
 from localcount.engines.grid.count import count
 from localcount.engines.registry import parse_key, table_paths, thin_preferred
@@ -22,13 +22,13 @@ RESULTS = pathlib.Path(__file__).resolve().parent.parent / "results"
 MODES = list(itertools.product(tl.ROW_MODES, tl.THIN_GROUPS))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(m):
     """The pure-Python count of 2×m (once per m and process)."""
     return naive.count(2, m)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kernel_count(m):
     """The general kernel's count of 2×m, which must agree with its m×2 count over every grid."""
     rows = count(2, m)
@@ -108,7 +108,13 @@ def test_keys_round_trip_and_bad_layouts_are_refused():
     for lay in (tl.ThinLayout.make(19), tl.ThinLayout.make(19, 14, "word", "none")):
         assert parse_key(lay.key) == lay
     assert tl.ThinLayout.make(19).key == "2x19-thin1-tab-s15-sym"
-    for bad in [dict(m=0), dict(m=tl.MAX_THIN_M + 1), dict(m=5, bits=6), dict(m=5, rows="dp"), dict(m=5, symmetry="square")]:
+    for bad in [
+        dict(m=0),
+        dict(m=tl.MAX_THIN_M + 1),
+        dict(m=5, bits=6),
+        dict(m=5, rows="dp"),
+        dict(m=5, symmetry="square"),
+    ]:
         with pytest.raises(ValueError):
             tl.ThinLayout.make(**bad)
     with pytest.raises(ValueError):
@@ -130,7 +136,10 @@ def _cli(*args, stdin=""):
 
 def test_cli_thin_method(tmp_path):
     expected = str(kernel_count(9))
-    for args in (["2", "9", "--method", "thin"], ["9", "2", "--method", "thin", "--thin-rows", "word", "--no-symmetry"]):
+    for args in (
+        ["2", "9", "--method", "thin"],
+        ["9", "2", "--method", "thin", "--thin-rows", "word", "--no-symmetry"],
+    ):
         out = _cli(*args)
         assert out.returncode == 0 and out.stdout == expected + "\n", out.stderr
     out = _cli("2", "9", "--method", "thin", "--checkpoint-dir", str(tmp_path), "--shard-bits", "3")
@@ -171,7 +180,18 @@ def test_table_counts_a_thin_size_by_two_paths(tmp_path, monkeypatch):
     a, b = table_paths(2, 9)
     assert a.key != b.key and {a.rows, b.rows} == {"table", "word"} and a.bits != b.bits
     res = tmp_path / "results"
-    status = table.main(["--sizes", "2x9", "--results", str(res), "--checkpoint-dir", str(tmp_path / "ck"), "--readme", str(tmp_path / "R.md")])
+    status = table.main(
+        [
+            "--sizes",
+            "2x9",
+            "--results",
+            str(res),
+            "--checkpoint-dir",
+            str(tmp_path / "ck"),
+            "--readme",
+            str(tmp_path / "R.md"),
+        ]
+    )
     assert status == 0
     runs = results.read_runs(res)
     assert sorted(r.layout for r in runs) == sorted([a.key, b.key])

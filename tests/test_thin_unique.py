@@ -20,9 +20,29 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # (https://oeis.org/A383345, B. Felgenhauer, 2025).  Its comments note that it also counts the
 # n X 2 yesnograms.  These are published values, not this project's output.
 A383345 = [
-    1, 4, 14, 52, 210, 816, 3206, 12536, 48962, 191226, 746456, 2913544, 11371040, 44376798,
-    173181564, 675834086, 2637392942, 10292179494, 40164144690, 156736057740, 611644171812,
-    2386868430698, 9314465669046,
+    1,
+    4,
+    14,
+    52,
+    210,
+    816,
+    3206,
+    12536,
+    48962,
+    191226,
+    746456,
+    2913544,
+    11371040,
+    44376798,
+    173181564,
+    675834086,
+    2637392942,
+    10292179494,
+    40164144690,
+    156736057740,
+    611644171812,
+    2386868430698,
+    9314465669046,
 ]
 
 
@@ -83,7 +103,9 @@ def table_rows(path: pathlib.Path) -> list:
         return [row for row in csv.DictReader(f) if min(int(row["n"]), int(row["m"])) in (1, 2)]
 
 
-@pytest.mark.parametrize("variant,path", [("nonogram", "results/stats.csv"), ("yesnogram", "results/yesnogram/stats.csv")])
+@pytest.mark.parametrize(
+    "variant,path", [("nonogram", "results/stats.csv"), ("yesnogram", "results/yesnogram/stats.csv")]
+)
 def test_matches_this_projects_tables(variant, path):
     rows = table_rows(ROOT / path)
     assert {(int(r["n"]), int(r["m"])) for r in rows} >= {(2, m) for m in range(2, 14)}
@@ -152,6 +174,7 @@ def test_the_module_imports_only_its_layer():
 
 
 # --- through the API and the command line -------------------------------------------------------------------
+
 
 def test_the_api_takes_the_walk_where_the_enumeration_ends():
     import localcount as lc

@@ -2,16 +2,15 @@
 the Python API and the naive reference, and bad requests of every kind (a 4xx with one line, never a 500)."""
 
 import base64
-import io
 import json
 import pathlib
 import random
 import warnings
 
 import pytest
+from naive import clues_of, solve_grid
 
 import localcount as lc
-from naive import clues_of, solve_grid
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -20,7 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
-from localcount.web import app as web  # noqa: E402
+from localcount.web import app as web
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -63,7 +62,12 @@ def test_analyze_is_the_api_and_says_the_server_time(client):
     r = client.post("/api/analyze", json={"grid": grid})
     a = lc.api.puzzles.analyze(grid)
     answer = r.json()
-    assert (answer["verdict"], answer["level"], answer["steps"], answer["simple"]) == (a.verdict, a.level, a.steps, a.simple)
+    assert (answer["verdict"], answer["level"], answer["steps"], answer["simple"]) == (
+        a.verdict,
+        a.level,
+        a.steps,
+        a.simple,
+    )
     assert r.headers["server-timing"].startswith("app;dur=")
 
 
@@ -83,7 +87,11 @@ def test_solve_of_a_file_is_solve_json(client):
     answer = client.post("/api/solve", json={"text": text, "format": "non"}).json()
     _, out, _ = cli("solve", "stuck12", "--json")
     printed = json.loads(out)
-    assert (answer["verdict"], answer["level"], answer["solutions"]) == (printed["verdict"], printed["level"], printed["solutions"])
+    assert (answer["verdict"], answer["level"], answer["solutions"]) == (
+        printed["verdict"],
+        printed["level"],
+        printed["solutions"],
+    )
     assert answer["local"] == "stuck" and answer["replay"]
 
 
@@ -110,16 +118,25 @@ def test_generate_design_simplify_and_example(client):
     assert g["grid"] == ["".join("1" if v else "0" for v in row) for row in p.goal.tolist()] and 4 <= g["steps"] <= 6
     pytest.importorskip("PIL")
     d = client.post("/api/design", json={"picture": "heart", "rows": 12, "columns": 10, "seed": 1}).json()
-    assert d["grid"] == ["".join("1" if v else "0" for v in row) for row in lc.design("heart", (12, 10), seed=1).goal.tolist()]
+    assert d["grid"] == [
+        "".join("1" if v else "0" for v in row) for row in lc.design("heart", (12, 10), seed=1).goal.tolist()
+    ]
     changed = {(r, c) for r, row in enumerate(d["grid"]) for c, v in enumerate(row) if v != d["thresholded"][r][c]}
     assert changed == {tuple(c) for c in d["changed"]}
     png = (ROOT / "localcount" / "puzzle" / "shipped" / "pictures" / "heart.png").read_bytes()
-    uploaded = {"image": "data:image/png;base64," + base64.b64encode(png).decode(), "rows": 12, "columns": 10, "seed": 1}
+    uploaded = {
+        "image": "data:image/png;base64," + base64.b64encode(png).decode(),
+        "rows": 12,
+        "columns": 10,
+        "seed": 1,
+    }
     assert client.post("/api/design", json=uploaded).json()["grid"] == d["grid"]
     drawing = ["1101", "0110", "1011", "0111"]
     s = client.post("/api/simplify", json={"grid": drawing, "seed": 2}).json()
     assert client.post("/api/analyze", json={"grid": s["grid"]}).json()["simple"]
-    assert {(r, c) for r in range(4) for c in range(4) if s["grid"][r][c] != drawing[r][c]} == {tuple(c) for c in s["changed"]}
+    assert {(r, c) for r in range(4) for c in range(4) if s["grid"][r][c] != drawing[r][c]} == {
+        tuple(c) for c in s["changed"]
+    }
     e = client.post("/api/example", json={"name": "cat"}).json()
     assert e["puzzle"]["title"] == lc.Puzzle.read("cat").title
 
@@ -244,7 +261,9 @@ def test_a_long_search_does_not_hold_up_other_tabs(client):
     import time
 
     hard = (ROOT / "tests" / "puzzles" / "webpbn-survey-knotty.xml").read_text()
-    slow = threading.Thread(target=client.post, args=("/api/solve",), kwargs={"json": {"text": hard, "method": "search", "timeout": 3}})
+    slow = threading.Thread(
+        target=client.post, args=("/api/solve",), kwargs={"json": {"text": hard, "method": "search", "timeout": 3}}
+    )
     slow.start()
     time.sleep(0.3)  # the search is running in the pool
     start = time.perf_counter()
@@ -303,8 +322,9 @@ def row_runs(line: str, of: str = "1") -> list:
 @pytest.mark.parametrize("variant", FAMILIES)
 def test_nth_answers_every_3x3_puzzle_as_the_api_and_the_literal_order(client, indexed, variant):
     """Puzzle #k for every k: the API's nth, naive's order (k + 1 is the next grid that local logic solves), the clues."""
-    from localcount.api import every
     from naive import numbered
+
+    from localcount.api import every
 
     reference = numbered(3, 3, variant)
     last, family = len(reference), "" if variant == "nonogram" else f" {variant}"
@@ -326,8 +346,9 @@ def test_nth_answers_every_3x3_puzzle_as_the_api_and_the_literal_order(client, i
 
 
 def test_steps_number_only_the_puzzles_of_those_steps_in_the_same_order(client, indexed):
-    from localcount.api import every
     from naive import numbered
+
+    from localcount.api import every
 
     reference = [every.number_of(rows) for rows, _ in numbered(3, 3)], [steps for _, steps in numbered(3, 3)]
     for steps in (1, 2, 3, "1-2", "2-3"):
@@ -349,15 +370,19 @@ def test_steps_number_only_the_puzzles_of_those_steps_in_the_same_order(client, 
 @pytest.mark.parametrize("variant", FAMILIES)
 def test_rank_numbers_a_painted_grid_or_says_in_one_line_why_not(client, indexed, variant):
     """Every 3x3 grid: rank gives the k that nth answers for it; a grid local logic does not solve is a 422."""
-    from localcount.api import every
     from naive import numbered
+
+    from localcount.api import every
 
     number_of = {rows: (k, steps) for k, (rows, steps) in enumerate(numbered(3, 3, variant), 1)}
     for g in range(1 << 9):
         rows = tuple(format(g, "09b")[r * 3 : r * 3 + 3] for r in range(3))
         r = client.post("/api/rank", json={"grid": list(rows), "variant": variant})
         if rows not in number_of:
-            assert r.status_code == 422 and r.json()["error"] == "local logic does not solve this grid's clues: it has no number"
+            assert (
+                r.status_code == 422
+                and r.json()["error"] == "local logic does not solve this grid's clues: it has no number"
+            )
             continue
         k, steps = number_of[rows]
         answer = r.json()
@@ -388,7 +413,9 @@ def test_indexes_offers_the_sizes_with_an_index_and_nothing_else(client, indexed
             assert s["puzzles"] == numbering.total() == sum(s["steps"].values())
             assert s["steps"] == {str(d): v for d, v in numbering.file.steps().items()}
         r = nth(client, 2, 2, 1)
-        assert r.status_code == 422 and "not a readable index file" in r.json()["error"] and "\n" not in r.json()["error"]
+        assert (
+            r.status_code == 422 and "not a readable index file" in r.json()["error"] and "\n" not in r.json()["error"]
+        )
     finally:
         (indexed / "2x2.npz").unlink()
         (indexed / "9x9.npz").unlink()
@@ -396,7 +423,10 @@ def test_indexes_offers_the_sizes_with_an_index_and_nothing_else(client, indexed
 
 def test_a_request_never_builds_an_index(client, indexed):
     r = nth(client, 3, 4, 1)
-    assert r.status_code == 422 and r.json()["error"] == "3x4 has no index yet: build it with python -m localcount index 3 4"
+    assert (
+        r.status_code == 422
+        and r.json()["error"] == "3x4 has no index yet: build it with python -m localcount index 3 4"
+    )
     r = client.post("/api/rank", json={"grid": ["1000", "0000", "0000"]})
     assert r.status_code == 422 and "has no index yet" in r.json()["error"]
     r = nth(client, 3, 4, 1, variant="yesnogram")
@@ -413,7 +443,9 @@ def test_5x5_puzzle_1234_of_24976511(client, tmp_path, monkeypatch):
     assert indexes.find(5, 5) == indexes.SHIPPED / "5x5.npz"
     answer = nth(client, 5, 5, 1234).json()
     assert answer["of"] == lc.known(5).count == 24976511
-    assert answer["grid"] == list(every.nth(5, 5, 1234, build=False).rows) == ["00000", "00000", "00001", "11000", "10011"]
+    assert (
+        answer["grid"] == list(every.nth(5, 5, 1234, build=False).rows) == ["00000", "00000", "00001", "11000", "10011"]
+    )
     after = nth(client, 5, 5, 1235).json()
     assert after["number"] > answer["number"] and nth(client, 5, 5, 1233).json()["number"] < answer["number"]
     assert client.post("/api/rank", json={"grid": after["grid"]}).json()["k"] == 1235
@@ -497,7 +529,9 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
         assert status == 503 and "busy" in busy["error"] and "\n" not in busy["error"]
         live = time.perf_counter()
         status, answer = post(base, "/api/analyze", {"grid": small, "search": False})
-        assert status == 200 and answer["verdict"] is None and time.perf_counter() - live < 3  # loose: the bench measures it
+        assert (
+            status == 200 and answer["verdict"] is None and time.perf_counter() - live < 3
+        )  # loose: the bench measures it
         status, hint = post(base, "/api/hint", {**puzzle, "marks": ["...", "...", "..."]})
         assert status == 200 and hint["line"] == "row 1"
         status, answer = search.result()

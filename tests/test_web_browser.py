@@ -76,7 +76,9 @@ def until(driver, condition, seconds: float = 15):
     """Wait for ``condition``; an element the page re-rendered meanwhile (stale) is looked up again at the next poll."""
     from selenium.common.exceptions import StaleElementReferenceException
 
-    return WebDriverWait(driver, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    return WebDriverWait(
+        driver, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 
 def by_id(driver, name: str):
@@ -116,14 +118,16 @@ def click_cells(driver, canvas, cells, button: str = "left") -> None:
     cell, width, height = int(canvas.get_attribute("data-cell")), canvas.size["width"], canvas.size["height"]
     actions = ActionChains(driver, duration=0)
     for r, c in cells:  # offsets are from the canvas's centre
-        actions.move_to_element_with_offset(canvas, int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))
+        actions.move_to_element_with_offset(
+            canvas, int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2)
+        )
         actions.context_click() if button == "right" else actions.click()
     actions.perform()
 
 
 def drag_cells(driver, canvas, start, end) -> None:
     cell, width, height = int(canvas.get_attribute("data-cell")), canvas.size["width"], canvas.size["height"]
-    at = lambda r, c: (int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))  # noqa: E731
+    at = lambda r, c: (int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))
     ActionChains(driver, duration=0).move_to_element_with_offset(canvas, *at(*start)).click_and_hold().move_to_element_with_offset(
         canvas, *at(*end)).release().perform()  # fmt: skip
 
@@ -138,7 +142,10 @@ def test_painting_shows_the_clues_and_the_verdict(page, server, tmp_path):
     click_cells(page, canvas, [(r, c) for r, row in enumerate(HEART) for c, v in enumerate(row) if v == "1" and r != 1])
     click_cells(page, canvas, [(4, 0)])  # a stray cell ...
     click_cells(page, canvas, [(4, 0)], button="right")  # ... erased by the right button
-    until(page, lambda d: grid_of(d, "draw-canvas") == HEART and by_id(d, "draw-verdict").get_attribute("data-state") == "done")
+    until(
+        page,
+        lambda d: grid_of(d, "draw-canvas") == HEART and by_id(d, "draw-verdict").get_attribute("data-state") == "done",
+    )
     shot(page, tmp_path, "draw.png")
 
     expected = ([shown(runs(row)) for row in HEART], [shown(runs(col)) for col in zip(*HEART)])
@@ -190,7 +197,10 @@ def test_an_uploaded_non_file_is_read_and_solved(page, server, tmp_path):
     by_id(page, "file-input").send_keys(str(tmp_path / "cat.non"))
     until(page, lambda d: by_id(d, "files-current").is_displayed())
     assert by_id(page, "file-info").text == "cat.non: non, 10×10"
-    assert clues_on_page(page, "files") == ([shown(c) for c in answer["puzzle"]["rows"]], [shown(c) for c in answer["puzzle"]["columns"]])
+    assert clues_on_page(page, "files") == (
+        [shown(c) for c in answer["puzzle"]["rows"]],
+        [shown(c) for c in answer["puzzle"]["columns"]],
+    )
     by_id(page, "files-solve").click()
     verdict = by_id(page, "result-verdict")
     until(page, lambda d: verdict.is_displayed() and verdict.get_attribute("data-verdict"))
@@ -287,7 +297,10 @@ def test_every_drawing_of_an_indexed_size_shows_its_number(page, tmp_path, monke
     title = by_id(page, "every-title")
     until(page, lambda d: title.is_displayed() and title.get_attribute("data-k") == str(x.k))
     assert title.get_attribute("data-size") == "3x3" and title.get_attribute("data-number") == str(x.number)
-    assert clues_on_page(page, "files") == ([shown(runs(row)) for row in drawing], [shown(runs(col)) for col in zip(*drawing)])
+    assert clues_on_page(page, "files") == (
+        [shown(runs(row)) for row in drawing],
+        [shown(runs(col)) for col in zip(*drawing)],
+    )
 
 
 def marks_of(driver) -> list:
@@ -383,7 +396,9 @@ def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     click_cells(page, canvas, [(0, 0), (1, 1), (2, 3)])  # two of its cells can swap with their diagonal partners
     status = by_id(page, "draw-status")
     until(page, lambda d: grid_of(d, "draw-canvas") == ["1000", "0100", "0001"] and status.get_attribute("data-stuck"))
-    answer = httpx.post(page.current_url.split("#")[0] + "api/analyze", json={"grid": ["1000", "0100", "0001"], "search": False}).json()
+    answer = httpx.post(
+        page.current_url.split("#")[0] + "api/analyze", json={"grid": ["1000", "0100", "0001"], "search": False}
+    ).json()
     rows = sorted({r + 1 for r, _ in answer["unknown"]})
     cols = sorted({c + 1 for _, c in answer["unknown"]})
     said = f"row{'s' if len(rows) > 1 else ''} {', '.join(map(str, rows))}; column{'s' if len(cols) > 1 else ''} {', '.join(map(str, cols))}"
@@ -393,7 +408,9 @@ def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     for r, title in enumerate(titles):
         last = answer["last"].get(f"row {r + 1}")
         if last:
-            assert title.startswith(f"row {r + 1}: its last deduction, local logic's update {last['update']} of {answer['updates']}:")
+            assert title.startswith(
+                f"row {r + 1}: its last deduction, local logic's update {last['update']} of {answer['updates']}:"
+            )
         else:
             assert title.startswith(f"row {r + 1}: local logic decides nothing on it alone")
         left = sum(1 for x, _ in answer["unknown"] if x == r)

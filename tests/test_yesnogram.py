@@ -6,10 +6,10 @@ number is computed, by the engines and by the reference, and compared (docs/resu
 
 import functools
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from localcount.clues import VARIANTS, grid_clues, line_clue, row_clue, rows_count_zeros
 from localcount.engines.base import variant_of_key
 from localcount.engines.grid.count import count, solve_grids
@@ -26,7 +26,7 @@ YES = "yesnogram"
 SIZES = [(n, m) for n in range(1, 17) for m in range(1, 17) if n * m <= 16]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(n, m) -> dict:
     return naive.stats(n, m, YES)
 

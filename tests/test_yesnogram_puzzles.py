@@ -9,9 +9,9 @@ import os
 import subprocess
 import sys
 
+import naive
 import pytest
 
-import naive
 from localcount.clues import grid_clues, parse_grid
 from localcount.puzzle import formats as F
 from localcount.puzzle.solving import logic, sat
@@ -38,7 +38,7 @@ def one_error_line(res):
     return lines[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def grids_by_clues(n, m):
     """{yesnogram clues: every n×m grid with them, in order}."""
     out = {}
@@ -250,7 +250,9 @@ def test_the_variant_marks_read_back_and_bad_ones_are_errors():
     xml = F.format_xml(puzzle(*parse_grid(EXAMPLE)))
     with pytest.raises(F.PuzzleError, match="variant must be one of"):
         F.parse(xml.replace('variant="yesnogram"', 'variant="x"'), "xml")
-    with pytest.raises(F.PuzzleError, match="leave 6 cells empty and the column clues fill 8"):  # clues that do not add up
+    with pytest.raises(
+        F.PuzzleError, match="leave 6 cells empty and the column clues fill 8"
+    ):  # clues that do not add up
         F.parse(txt.replace("\n2\n", "\n3\n"), "txt")
 
 

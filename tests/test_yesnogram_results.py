@@ -4,9 +4,9 @@ table recomputed where the reference is quick, generated files up to date, never
 import pathlib
 import shutil
 
+import naive
 import pytest
 
-import naive
 from localcount.engines.grid.count import count
 from localcount.engines.registry import parse_key
 from localcount.results import publish

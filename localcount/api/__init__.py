@@ -30,7 +30,8 @@ from .counting import CountRun, count, run_count
 from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
 from .making import design, generate
-from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution, examples_list as examples
+from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution
+from .puzzles import examples_list as examples
 from .stats import Stats, stats, unique
 
 #: Errors of long runs and of making puzzles, imported when first asked for (``localcount.Stopped``, ...).
@@ -43,9 +44,29 @@ _LAZY = {
 }
 
 __all__ = [
-    "count", "run_count", "CountRun", "stats", "Stats", "unique", "known", "Known", "Puzzle", "Solution", "Explanation",
-    "LineStep", "generate", "design", "examples", "FORMATS", "UsageError", "PuzzleError", "nth", "rank", "iter_puzzles",
-    "Numbered", "NotNumbered",
+    "count",
+    "run_count",
+    "CountRun",
+    "stats",
+    "Stats",
+    "unique",
+    "known",
+    "Known",
+    "Puzzle",
+    "Solution",
+    "Explanation",
+    "LineStep",
+    "generate",
+    "design",
+    "examples",
+    "FORMATS",
+    "UsageError",
+    "PuzzleError",
+    "nth",
+    "rank",
+    "iter_puzzles",
+    "Numbered",
+    "NotNumbered",
 ]  # fmt: skip (and the names of _LAZY, left out so that a star import stays light)
 
 

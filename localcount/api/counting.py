@@ -88,7 +88,13 @@ def shard_group(shard):
 
     if shard is None:
         return None
-    text = shard if isinstance(shard, str) else "/".join(map(str, shard)) if isinstance(shard, (tuple, list)) else repr(shard)
+    text = (
+        shard
+        if isinstance(shard, str)
+        else "/".join(map(str, shard))
+        if isinstance(shard, (tuple, list))
+        else repr(shard)
+    )
     with usage_errors():
         return parse_group(text)
 
@@ -247,7 +253,9 @@ def _day_reach(lay, est: float) -> str:
 
 def _announce(lay, est, jobs: int, feedback: Feedback, fraction: float = 1.0, what: str = "threads") -> None:
     if feedback.estimates and est is not None and est * fraction > ANNOUNCE_SECONDS:
-        say(f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
+        say(
+            f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}"
+        )
 
 
 def _label(lay) -> str:

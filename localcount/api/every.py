@@ -67,7 +67,9 @@ class Numbered:
         family = f"{self.n}x{self.m}{_family(self.variant)}"
         if self.filter is None:
             return f"{family} puzzle #{self.k} of {self.of} ({_count_steps(self.steps)})"
-        within = f"with {_steps_text(self.filter)}" + ("" if self.filter[0] == self.filter[1] else f" ({_count_steps(self.steps)})")
+        within = f"with {_steps_text(self.filter)}" + (
+            "" if self.filter[0] == self.filter[1] else f" ({_count_steps(self.steps)})"
+        )
         return f"{family} puzzle #{self.k} of {self.of} {within}"
 
     @property
@@ -79,7 +81,9 @@ class Numbered:
         from .puzzles import Puzzle
 
         model = from_grid(grid_of_number(self.number, self.n, self.m), self.n, self.m, self.title, self.variant)
-        return Puzzle.of(dataclasses.replace(model, catalogue=f"localcount {self.n}x{self.m}{_family(self.variant)} #{self.k}"))
+        return Puzzle.of(
+            dataclasses.replace(model, catalogue=f"localcount {self.n}x{self.m}{_family(self.variant)} #{self.k}")
+        )
 
     def to_json(self) -> dict:
         """What ``nth --json`` prints."""
@@ -171,7 +175,11 @@ class Numbering:
     def cumulative(self, steps: tuple | None):
         """Puzzles (of ``steps``) in blocks 0 .. i, for each block i."""
         if steps not in self._cumulative:
-            lo, hi = (1, self.counts.shape[1] - 1) if steps is None else (steps[0] + 1, min(steps[1] + 1, self.counts.shape[1] - 1))
+            lo, hi = (
+                (1, self.counts.shape[1] - 1)
+                if steps is None
+                else (steps[0] + 1, min(steps[1] + 1, self.counts.shape[1] - 1))
+            )
             per_block = self.counts[:, lo : hi + 1].sum(axis=1) if lo <= hi else self.counts[:, 0] * 0
             self._cumulative[steps] = per_block.cumsum()
         return self._cumulative[steps]
@@ -199,7 +207,9 @@ class Numbering:
         return codes > 0 if steps is None else (codes >= steps[0] + 1) & (codes <= steps[1] + 1)
 
     def numbered(self, k: int, g: int, code: int, steps) -> Numbered:
-        return Numbered(self.n, self.m, self.variant, k, self.total(steps), g, code - 1, rows_of_number(g, self.n, self.m), steps)
+        return Numbered(
+            self.n, self.m, self.variant, k, self.total(steps), g, code - 1, rows_of_number(g, self.n, self.m), steps
+        )
 
     def nth(self, k: int, steps: tuple | None = None) -> Numbered:
         """Puzzle #k (from 1) of the order; UsageError if there is none."""
@@ -222,7 +232,9 @@ class Numbering:
                 j = int(found[left - 1])
                 return self.numbered(k, first + j, int(codes[j]), steps)
             left -= len(found)
-        raise AssertionError(f"block {block} of the {self.n}x{self.m} index has fewer puzzles than it says")  # pragma: no cover
+        raise AssertionError(
+            f"block {block} of the {self.n}x{self.m} index has fewer puzzles than it says"
+        )  # pragma: no cover
 
     def rank(self, g: int, steps: tuple | None = None) -> Numbered:
         """The puzzle whose grid is numbered g; NotNumbered if local logic does not solve it (in ``steps``)."""
@@ -289,7 +301,9 @@ def numbering(n, m=None, *, variant: str = "nonogram", build: bool = True, jobs:
         if not build:
             raise UsageError(f"{n}x{m}{_family(variant)} has no index yet: build it with "
                              f"python -m localcount index {n} {m}{'' if variant == 'nonogram' else ' --variant ' + variant}")  # fmt: skip
-        path = build_index(n, m, variant=variant, jobs=jobs, checkpoint_dir=checkpoint_dir, progress=progress, feedback=feedback)
+        path = build_index(
+            n, m, variant=variant, jobs=jobs, checkpoint_dir=checkpoint_dir, progress=progress, feedback=feedback
+        )
     return _numbering(str(path), os.path.getmtime(path))
 
 
@@ -334,7 +348,12 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
         with bar:
             total, threads = lay.in_process(jobs, lambda grids: bar.update(grids - bar.n))
         seconds = time.perf_counter() - start
-        run = {"where": f"{threads} threads", "computed": lay.shards, "compute_s": round(seconds * threads, 3), "cpu": cpu_model()}
+        run = {
+            "where": f"{threads} threads",
+            "computed": lay.shards,
+            "compute_s": round(seconds * threads, 3),
+            "cpu": cpu_model(),
+        }
     else:
         total, run = _sharded(lay, jobs, checkpoint_dir, fresh, feedback, est)
     counts = lay.finish(total)
@@ -421,7 +440,9 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     if not (values[rep] == per_border * orbit[rep]).all():
         raise IndexMismatch(f"{n}x{m}: a border's weighted count is not a multiple of its orbit's size")
     out = np.zeros(1 << m, np.int64)
-    np.add.at(out, mirror(a, m, 1), per_border)  # the kernel's row 0 has cell c at bit c; a grid's number reads it from the left
+    np.add.at(
+        out, mirror(a, m, 1), per_border
+    )  # the kernel's row 0 has cell c at bit c; a grid's number reads it from the left
     return out
 
 
@@ -452,7 +473,9 @@ def check_steps(idx, steps: dict, source: str) -> str:
 # --- the public functions ---
 
 
-def nth(n: int, m: int, k: int, *, variant: str = "nonogram", steps=None, build: bool = True, progress: bool = False) -> Numbered:
+def nth(
+    n: int, m: int, k: int, *, variant: str = "nonogram", steps=None, build: bool = True, progress: bool = False
+) -> Numbered:
     """Puzzle #k of the n×m locally solvable puzzles in the order (``steps``: of those steps only).
 
     >>> nth(5, 5, 1).rows

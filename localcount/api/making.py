@@ -85,7 +85,9 @@ def make_random(n: int, m: int | None = None, *, steps=None, seed: int | None = 
         made = maker.generate(n, m, wanted, density, seed, tries, method)
     except maker.GenerateError as err:
         raise maker.GenerateError(f"{err} (seed {seed})") from None
-    p = replace(from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps"), author="localcount generate")
+    p = replace(
+        from_grid(made.grid, n, m, f"random {n}x{m}, seed {seed}, {made.steps} steps"), author="localcount generate"
+    )
     return Made(Puzzle.of(p), made, seed, time.perf_counter() - start)
 
 
@@ -112,7 +114,11 @@ def _design_size(size) -> tuple:
             return maker.parse_size(size)
     if isinstance(size, int) and not isinstance(size, bool):
         size = (size, size)
-    if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in size)):
+    if not (
+        isinstance(size, (tuple, list))
+        and len(size) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+    ):
         raise UsageError(f"size is (rows, columns), a number or 'WxH', got {size!r}")
     if min(size) < 1:
         raise UsageError(f"size must be at least 1x1, got {size[0]}x{size[1]} (rows x columns)")

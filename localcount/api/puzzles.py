@@ -48,7 +48,9 @@ def _cells(grid) -> list:
     try:
         rows = [list(row) for row in grid]
     except TypeError:
-        raise PuzzleError(f"a grid is rows of 0/1 cells (lists, strings or a 2-D array), got {type(grid).__name__}") from None
+        raise PuzzleError(
+            f"a grid is rows of 0/1 cells (lists, strings or a 2-D array), got {type(grid).__name__}"
+        ) from None
     out = []
     for r, row in enumerate(rows):
         line = []
@@ -387,7 +389,9 @@ class Solution:
 
         p = self.puzzle.model
         if hasattr(p, "palette"):
-            data = raster.colour_png(p, [1 << k for k in self.found.solutions[0]] if self.solutions else self.local.board)
+            data = raster.colour_png(
+                p, [1 << k for k in self.found.solutions[0]] if self.solutions else self.local.board
+            )
         else:
             full = (1 << (p.n * p.m)) - 1
             g = self.found.solutions[0] if self.solutions else None
@@ -452,7 +456,11 @@ def explain(p: Model) -> Explanation:
     out = search.local(p, trace)
     full = (1 << (p.n * p.m)) - 1
     unknown = full & ~out.known
-    hard = logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant) if out.status == logic.SOLVED else None
+    hard = (
+        logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
+        if out.status == logic.SOLVED
+        else None
+    )
     return Explanation(
         tuple(LineStep.of(s, p.m) for s in trace), out.status, cells_of(unknown, p.m),
         None if hard is None else hard.steps, out.line, Local(out.status, out.filled, out.empty, out.line), tuple(trace),
@@ -507,14 +515,14 @@ class Puzzle:
         return cls.of(from_grid(g, n, m, str(title), _variant(variant)))
 
     @classmethod
-    def read(cls, path, format: str | None = None, *, variant: str | None = None) -> Puzzle:  # noqa: A002 (format: the API's word)
+    def read(cls, path, format: str | None = None, *, variant: str | None = None) -> Puzzle:
         """A puzzle from a file (format from ``format``, else its suffix, else its content), or a shipped example's
         name (``examples()``)."""
         _check_format(format)
         return cls.of(load(path, format, variant)[0])
 
     @classmethod
-    def parse(cls, text: str, format: str | None = None, *, variant: str | None = None) -> Puzzle:  # noqa: A002
+    def parse(cls, text: str, format: str | None = None, *, variant: str | None = None) -> Puzzle:
         """A puzzle from text in one of ``FORMATS`` (None: told from the content)."""
         _check_format(format)
         if not isinstance(text, str):
@@ -578,7 +586,9 @@ class Puzzle:
             return None
         from ..puzzle.solving import logic
 
-        hard = logic.difficulty(self.model.rows, self.model.cols, self.model.given_filled, self.model.given_empty, self.variant)
+        hard = logic.difficulty(
+            self.model.rows, self.model.cols, self.model.given_filled, self.model.given_empty, self.variant
+        )
         return None if hard is None else hard.steps
 
     # --- doing things ---
@@ -619,12 +629,12 @@ class Puzzle:
             goal = local.filled if local.status == logic.SOLVED else None
         return hints.next_hint(p.rows, p.cols, filled, empty, p.variant, goal)
 
-    def to_string(self, format: str = "txt") -> str:  # noqa: A002
+    def to_string(self, format: str = "txt") -> str:
         """The puzzle in one of ``FORMATS``."""
         _check_format(format)
         return formats.format_puzzle(self.model, format)
 
-    def write(self, path, format: str | None = None) -> None:  # noqa: A002
+    def write(self, path, format: str | None = None) -> None:
         """Write the puzzle to a file (atomically), in ``format`` or the one its suffix names."""
         from ..util.files import write_atomic
 
@@ -649,7 +659,11 @@ class Puzzle:
         from ..puzzle.drawing import raster
         from ..util.files import write_atomic
 
-        data = raster.colour_png(self.model, [(1 << len(self.palette)) - 1] * (self.n * self.m)) if self.palette else raster.png(self.model)
+        data = (
+            raster.colour_png(self.model, [(1 << len(self.palette)) - 1] * (self.n * self.m))
+            if self.palette
+            else raster.png(self.model)
+        )
         write_atomic(path, data)
 
     def __eq__(self, other) -> bool:
@@ -717,7 +731,9 @@ def analyze(grid, *, variant: str = "nonogram", timeout: float | None = 5.0, sea
     full = (1 << (model.n * model.m)) - 1
     if out.status == logic.SOLVED:
         hard = logic.difficulty(model.rows, model.cols, 0, 0, model.variant)
-        return Analysis(p, True, hard.steps, (), "unique", searching.LINE, time.perf_counter() - start, last, len(trace))
+        return Analysis(
+            p, True, hard.steps, (), "unique", searching.LINE, time.perf_counter() - start, last, len(trace)
+        )
     unknown = cells_of(full & ~out.known, model.m)
     if not search:
         return Analysis(p, False, None, unknown, None, None, time.perf_counter() - start, last, len(trace))

@@ -221,7 +221,9 @@ def index_parser() -> argparse.ArgumentParser:
     _size_arguments(p)
     p.add_argument("--symmetry", choices=("mirror", "none"), default="mirror",
                    help="mirror (default): count half the blocks, copy their mirror images; none: count every block")  # fmt: skip
-    p.add_argument("--output", metavar="DIR", help=f"write the index here (default: ${INDEX_ENV} or the data directory)")
+    p.add_argument(
+        "--output", metavar="DIR", help=f"write the index here (default: ${INDEX_ENV} or the data directory)"
+    )
     add_run_options(p, "build")
     _family_options(p)
     return p

@@ -84,7 +84,9 @@ def generate_main(argv) -> int:
 
     def body() -> int:
         n, m = _size(args.size)
-        out = make_random(n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method)
+        out = make_random(
+            n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method
+        )
         made, p = out.made, out.puzzle.model
         if made.method == "rejection":
             how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
@@ -112,7 +114,9 @@ def design_parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-changes", type=int, help="give up past this many changed cells (default: no limit)")
     ap.add_argument("--pool", type=int, default=design.POOL, help=f"cells tried per change, closest to the "
                     f"threshold first (default {design.POOL})")  # fmt: skip
-    ap.add_argument("--png", metavar="FILE", help="also write the picture, the puzzle and the changed cells side by side")
+    ap.add_argument(
+        "--png", metavar="FILE", help="also write the picture, the puzzle and the changed cells side by side"
+    )
     return ap
 
 

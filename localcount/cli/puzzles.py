@@ -51,6 +51,7 @@ def load(source: str, fmt: str | None = None, variant: str | None = None) -> Puz
 
 def _step_cells(p, step) -> str:
     """Which cells of its line a step decided, e.g. 'filled 1 4, empty 2' (1-based positions along the line)."""
+
     def positions(mask):
         cells = [k for k in range(p.n * p.m) if mask >> k & 1]
         along = [k % p.m + 1 for k in cells] if step.line.startswith("row") else [k // p.m + 1 for k in cells]
@@ -87,7 +88,9 @@ def solve_parser() -> argparse.ArgumentParser:
     ap.add_argument("--replay", action="store_true", help="with --trace: draw the grid after every step")
     ap.add_argument("--all", action="store_true", help="list every solution up to --limit")
     ap.add_argument("--png", metavar="FILE", help="write a picture: the solution if found, else what local logic knows")
-    ap.add_argument("--gif", metavar="FILE", help="write local logic's deductions as an animated GIF, one frame per line step")
+    ap.add_argument(
+        "--gif", metavar="FILE", help="write local logic's deductions as an animated GIF, one frame per line step"
+    )
     ap.add_argument("--limit", type=int, default=None, help="solutions to look for (default 2; 100 with --all)")
     ap.add_argument(
         "--method",
@@ -97,9 +100,19 @@ def solve_parser() -> argparse.ArgumentParser:
         "python-sat is installed; search: local logic, probing, then branching; plain: branching without probing (for "
         "comparison); sat: CNF with python-sat (pip install 'localcount[sat]')",
     )
-    ap.add_argument("--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)")
-    ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="give up the search after this long (default: never)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object instead: verdict, level, solutions, nodes, seconds")
+    ap.add_argument(
+        "--max-nodes", type=int, default=None, help="give up the search after this many nodes (default: never)"
+    )
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up the search after this long (default: never)",
+    )
+    ap.add_argument(
+        "--json", action="store_true", help="print one JSON object instead: verdict, level, solutions, nodes, seconds"
+    )
     _variant_option(ap, "the puzzle's variant: a nin or tatham file is read as one; a txt, non or xml file says its "
                     "own, and a different --variant is an error (default: what the file says)")  # fmt: skip
     return ap
@@ -217,7 +230,11 @@ def _solve_colour(p, args, limit) -> int:
 
     def report(out, steps):
         title = f"{p.title} " if p.title else ""
-        print(f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: " + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:]) + ")")
+        print(
+            f"{title}({p.n} rows x {p.m} columns, {len(p.palette) - 1} colours: "
+            + ", ".join(f"{c} {n}" for n, c, _ in p.palette[1:])
+            + ")"
+        )
         if args.trace:
             replayed = [(1 << len(p.palette)) - 1] * (p.n * p.m)
             for k, step in enumerate(steps, 1):
@@ -229,7 +246,10 @@ def _solve_colour(p, args, limit) -> int:
         if out.status == colour.CONTRADICTION:
             print(f"contradiction: {out.line} has no colouring that fits its clue and the known cells")
         else:
-            print(("solved by local logic" if out.status == colour.SOLVED else "stuck: local logic leaves unknown cells") + f" ({len(steps)} line steps)")
+            print(
+                ("solved by local logic" if out.status == colour.SOLVED else "stuck: local logic leaves unknown cells")
+                + f" ({len(steps)} line steps)"
+            )
             print(colour.draw(p, out.board), end="")
 
     sol = api.solve(p, args.method, limit, args.max_nodes, args.timeout, True, report)
@@ -284,7 +304,10 @@ def _answer(p, sol) -> dict:
         "variant": p.variant,
         "verdict": sol.verdict,
         "level": sol.level,
-        "solutions": [[format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)] for g in found.solutions],
+        "solutions": [
+            [format(g >> (r * p.m) & ((1 << p.m) - 1), f"0{p.m}b")[::-1] if p.m else "" for r in range(p.n)]
+            for g in found.solutions
+        ],
         "complete": found.complete,
         "method": found.method,
         "nodes": found.nodes,

@@ -12,6 +12,7 @@ Exit status: 0 stopped, 1 the address cannot be listened on (in use, say),
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import socket
 import threading
@@ -75,8 +76,6 @@ def main(argv) -> int:
     say(f"serving the page on {url} (Ctrl-C stops it)")
     if args.open:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
-    except KeyboardInterrupt:
-        pass
     return 0

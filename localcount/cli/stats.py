@@ -43,7 +43,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--symmetry", choices=SYMMETRIES, default="flips", help="flips (default) or none (every grid)")
     p.add_argument("--variant", default="nonogram", help="nonogram (default) or yesnogram: row clues count the runs "
                    "of 0s (the JSON then has \"variant\": \"yesnogram\")")  # fmt: skip
-    p.add_argument("--depth", type=int, default=None, help="shards fix the clues of this many rows (default: automatic)")
+    p.add_argument(
+        "--depth", type=int, default=None, help="shards fix the clues of this many rows (default: automatic)"
+    )
     p.add_argument("--method", choices=UNIQUE_METHODS, default="auto",
                    help="enumeration: every measure, lines of up to 13 cells; thin: only the uniquely solvable count "
                    "of a size with a side of 1 or 2 cells, by a walk along its columns (2 x 30 in minutes); auto "

@@ -24,6 +24,8 @@ import os
 import re
 import time
 
+from ..api.counting import check_jobs
+from ..api.feedback import workers
 from ..clues import check_variant
 from ..engines import registry
 from ..engines.base import check_size
@@ -34,8 +36,6 @@ from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
 from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import relative_paths, this_command
-from ..api.counting import check_jobs
-from ..api.feedback import workers
 from .common import UsageError, add_cluster_options, cluster_args
 
 #: Sizes up to this many cells are not estimated before they run (well under a second each).

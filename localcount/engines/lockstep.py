@@ -62,7 +62,9 @@ def _solver_half_pass(lines: int, length: int, word: str, other: str, name, g: i
     if spread_table:
         out.append(f"{other} = " + " | ".join(f"cspread[{i}, k{i}]" for i in range(lines)))
     else:
-        out.append(f"{other} = " + " | ".join(f"_spread({i}, k{i}, {lines}, {length}, cspread, False)" for i in range(lines)))
+        out.append(
+            f"{other} = " + " | ".join(f"_spread({i}, k{i}, {lines}, {length}, cspread, False)" for i in range(lines))
+        )
     return out
 
 
@@ -103,9 +105,11 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "
     body.append("while True:")
     for lines, length, word, other, pat, table, spread in halves:
         for g in range(lanes):
-            name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"  # noqa: E731
+            name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"
             if pat == "c" and columns != "table":
-                half = _solver_half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, g, columns == "solver+spread")
+                half = _solver_half_pass(
+                    lines, length, f"{word}{g}", f"{other}{g}", name, g, columns == "solver+spread"
+                )
             else:
                 half = _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)
             body += ["    " + line for line in half]

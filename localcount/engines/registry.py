@@ -138,9 +138,15 @@ def yesnogram_paths(n: int, m: int) -> list:
     """
     grid = engine("grid")
     if m > TABLE_MAX_LEN:
-        return [grid.make(m, n, symmetry="flips", variant="yesnogram"), grid.make(m, n, symmetry="none", variant="yesnogram")]
+        return [
+            grid.make(m, n, symmetry="flips", variant="yesnogram"),
+            grid.make(m, n, symmetry="none", variant="yesnogram"),
+        ]
     second = "none" if n * m <= EVERY_GRID_CELLS or n == m else "flips"
-    return [grid.make(n, m, symmetry="flips", variant="yesnogram"), grid.make(m, n, symmetry=second, variant="yesnogram")]
+    return [
+        grid.make(n, m, symmetry="flips", variant="yesnogram"),
+        grid.make(m, n, symmetry=second, variant="yesnogram"),
+    ]
 
 
 def stats_paths(n: int, m: int, variant: str = "nonogram") -> list:

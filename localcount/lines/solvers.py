@@ -108,9 +108,7 @@ def line_options(clue, length: int, known1: int = 0, known0: int = 0) -> tuple:
     arr = np.zeros(max(1, len(clue)), np.int64)
     arr[: len(clue)] = clue
     F, G, bad, cover = make_scratch(length)
-    can0, can1 = _line_options(
-        arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover
-    )
+    can0, can1 = _line_options(arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover)
     return int(can0), int(can1)
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from ..clues import line_clue, rows_count_zeros
 from . import SPREAD_MAX_LEN, TABLE_MAX_LEN
 
+
 def clue_ids(length: int) -> np.ndarray:
     """For each line of the given length, a small int naming its clue."""
     ids: dict = {}
@@ -37,7 +38,7 @@ def clue_ids(length: int) -> np.ndarray:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def line_table(length: int) -> np.ndarray:
     """The flat known-mask table for lines of ``length`` cells (see module doc)."""
     if not 0 <= length <= TABLE_MAX_LEN:
@@ -63,7 +64,7 @@ def line_table(length: int) -> np.ndarray:
     return table
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def row_table(length: int, variant: str = "nonogram") -> np.ndarray:
     """The known-mask table for the rows of a variant (module doc): ``line_table`` for nonograms."""
     table = line_table(length)
@@ -75,7 +76,7 @@ def row_table(length: int, variant: str = "nonogram") -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def spread_table(lines: int, length: int) -> np.ndarray:
     """``spread[i, x]``: line i's cells x, written as bits of the crossing layout.
 

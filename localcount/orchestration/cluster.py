@@ -31,8 +31,8 @@ import time
 import uuid
 from concurrent.futures import CancelledError
 
-from ..util.version import __version__
 from ..util.provenance import cpu_model
+from ..util.version import __version__
 from .runner import DELAY_ENV, STOP_SIGNALS, Interrupted, Stopped
 
 #: Aim for tasks of about this many seconds: long enough to hide Dask's per-task cost (a few ms) ...
@@ -96,13 +96,16 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
         if name.split(".")[0] == "distributed":  # Dask configures the child loggers' levels itself
             logging.getLogger(name).setLevel(logging.CRITICAL)
     if local_workers is not None:
-        with distributed.LocalCluster(
-            n_workers=local_workers,
-            threads_per_worker=1,  # the kernel is serial: one process per core
-            processes=True,
-            dashboard_address=":0",  # any free port: two runs never fight over 8787
-            silence_logs=logging.ERROR,
-        ) as cluster, distributed.Client(cluster) as client:
+        with (
+            distributed.LocalCluster(
+                n_workers=local_workers,
+                threads_per_worker=1,  # the kernel is serial: one process per core
+                processes=True,
+                dashboard_address=":0",  # any free port: two runs never fight over 8787
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
             yield client
         return
     try:
@@ -154,13 +157,18 @@ def _run_tasks(client, lay, todo, tally, shard_seconds=None, batch=None) -> None
 
     def submit(shards, tries=0):
         key = f"localcount-{lay.key}-{run_id}-{shards[0]}-{tries}"
-        pending[client.submit(compute_batch, lay, shards, __version__, key=key, pure=False, retries=0)] = (shards, tries)
+        pending[client.submit(compute_batch, lay, shards, __version__, key=key, pure=False, retries=0)] = (
+            shards,
+            tries,
+        )
 
     size_seen = [threads(client)]
 
     def capacity():
         """Tasks to keep in flight, for the workers there are now (workers may come and go)."""
-        with contextlib.suppress(OSError, RuntimeError):  # the scheduler is gone ("ConnectionPool is closed"): the wait below says so
+        with contextlib.suppress(
+            OSError, RuntimeError
+        ):  # the scheduler is gone ("ConnectionPool is closed"): the wait below says so
             size_seen[0] = threads(client)
         return WINDOW_PER_THREAD * size_seen[0] + 1
 

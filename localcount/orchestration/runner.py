@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..util.version import __version__
 from ..util.provenance import cpu_model, git_commit
+from ..util.version import __version__
 from .checkpoint import Checkpoint, Record, Session
 from .groups import group_shards
 
@@ -170,8 +170,10 @@ class _Tally:
             # A task run twice (e.g. resubmitted after a lost worker): never added twice, and
             # two different values for one shard mean something is broken.
             if old.count != value:
-                raise Stopped(f"shard {shard} of {self.lay.key} was computed twice with different values "
-                              f"({old.count} and {value}); do not trust this run, find the cause")
+                raise Stopped(
+                    f"shard {shard} of {self.lay.key} was computed twice with different values "
+                    f"({old.count} and {value}); do not trust this run, find the cause"
+                )
             return
         self.ckpt.record(shard, value, seconds)
         self.done[shard] = Record(value, seconds, time.time())

@@ -34,4 +34,3 @@ class Parser(argparse.ArgumentParser):
         where = "" if command == "localcount" else f"{command}: "
         say(f"error: {where}{message} (see --help)")
         sys.exit(2)
-

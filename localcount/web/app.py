@@ -92,7 +92,9 @@ async def body(request: Request) -> dict:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise BadRequest(f"the request body is not JSON ({err.__class__.__name__}: {str(err).splitlines()[0]})") from None
+        raise BadRequest(
+            f"the request body is not JSON ({err.__class__.__name__}: {str(err).splitlines()[0]})"
+        ) from None
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data
@@ -107,7 +109,10 @@ def field(data: dict, name: str, kinds, default=None, required: bool = False):
     value = data[name]
     kinds = kinds if isinstance(kinds, tuple) else (kinds,)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        names = " or ".join({int: "a whole number", float: "a number", str: "a string", list: "a list", bool: "true or false"}[k] for k in kinds)
+        names = " or ".join(
+            {int: "a whole number", float: "a number", str: "a string", list: "a list", bool: "true or false"}[k]
+            for k in kinds
+        )
         raise BadRequest(f"'{name}' must be {names}")
     return value
 
@@ -486,7 +491,9 @@ async def index(_request: Request) -> FileResponse:
 
 
 async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-    return JSONResponse({"error": exc.detail if isinstance(exc.detail, str) else "bad request"}, status_code=exc.status_code)
+    return JSONResponse(
+        {"error": exc.detail if isinstance(exc.detail, str) else "bad request"}, status_code=exc.status_code
+    )
 
 
 async def server_error(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug: still one line
@@ -496,7 +503,9 @@ async def server_error(_request: Request, exc: Exception) -> JSONResponse:  # pr
 def create_app() -> Starlette:
     """The app: the page at /, its files at /static, the API at /api/NAME."""
     routes = [Route("/", index)]
-    routes += [Route(f"/api/{name}", endpoint(name, method), methods=[method]) for name, (_, method) in ENDPOINTS.items()]
+    routes += [
+        Route(f"/api/{name}", endpoint(name, method), methods=[method]) for name, (_, method) in ENDPOINTS.items()
+    ]
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
 
     @contextlib.asynccontextmanager
@@ -506,10 +515,13 @@ def create_app() -> Starlette:
         app.state.searches.close()
         app.state.live.close()
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error}, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error}, lifespan=lifespan
+    )
     app.state.limiter = None
-    app.state.searches = ProcessPool(SEARCH_WORKERS, niceness=10,
-                                     busy_message="the server is busy with {busy} searches: ask again in a moment")
+    app.state.searches = ProcessPool(
+        SEARCH_WORKERS, niceness=10, busy_message="the server is busy with {busy} searches: ask again in a moment"
+    )
     app.state.live = ProcessPool(LIVE_WORKERS)
     return app
 

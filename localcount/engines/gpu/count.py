@@ -38,12 +38,12 @@ def available() -> str:
     """'' if numba can run CUDA kernels here (a GPU, or the simulator), else the reason it cannot."""
     try:
         from numba import cuda
-    except Exception as err:  # noqa: BLE001 - numba built without CUDA support: a reason, not a crash
+    except Exception as err:
         return f"numba's CUDA target cannot be loaded ({err.__class__.__name__}: {str(err).splitlines()[0][:100]})"
     try:
         if cuda.is_available():
             return ""
-    except Exception as err:  # noqa: BLE001 - a broken driver is one more reason
+    except Exception as err:
         return f"the CUDA driver does not answer ({err.__class__.__name__})"
     return "no CUDA GPU found (numba.cuda.is_available() is False)"
 
@@ -90,7 +90,8 @@ def count_indices(n: int, m: int, base: int, count: int, group: str, variant: st
         return count  # the one empty grid: solved
     block = SIMULATOR_THREADS if simulated() else kernel.THREADS  # the simulator runs a Python thread per CUDA thread
     per = 1 << min(PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
-    blocks = -(-(-(-count // per)) // block)
+    units = -(-count // per)  # ceiling divisions
+    blocks = -(-units // block)
     out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it (kernel.count_range)
     tables = device_tables(n, m, variant)
     shared = shared_bytes(n, m)

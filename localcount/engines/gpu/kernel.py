@@ -128,7 +128,11 @@ def _load_rows(index, n, m, group, rows):
         rows[0] = border >> uint64(2 * side + n)
         for r in range(1, n - 1):
             middle = (index >> uint64((r - 1) * side)) & mask_side
-            rows[r] = ((left >> uint64(r - 1)) & uint64(1)) | (middle << uint64(1)) | (((right >> uint64(r - 1)) & uint64(1)) << uint64(n - 1))
+            rows[r] = (
+                ((left >> uint64(r - 1)) & uint64(1))
+                | (middle << uint64(1))
+                | (((right >> uint64(r - 1)) & uint64(1)) << uint64(n - 1))
+            )
         return
     mask_m = _mask(m)
     if n == 1:
@@ -165,7 +169,7 @@ def _solved(rows, n, m, rtab, ctab, rspread, cspread):
                 KR |= nk << sh
                 KC |= rspread[r, nk & ~k]
                 changed = True
-        if KR == full:
+        if full == KR:
             return 1
         if not changed and not first:
             return 0
@@ -179,7 +183,7 @@ def _solved(rows, n, m, rtab, ctab, rspread, cspread):
                 KC |= nk << sh
                 KR |= cspread[c, nk & ~k]
                 changed = True
-        if KR == full:
+        if full == KR:
             return 1
         if not changed:
             return 0
@@ -198,7 +202,9 @@ def count_range(base, per, count, n, m, group, border_low, shared_tables, rtab, 
         for i in range(tid, rtab.size + ctab.size, cuda.blockDim.x):
             tables[i] = rtab[i] if i < rtab.size else ctab[i - rtab.size]
         cuda.syncthreads()
-        _count(base, per, count, n, m, group, border_low, tables[: rtab.size], tables[rtab.size :], rspread, cspread, out)
+        _count(
+            base, per, count, n, m, group, border_low, tables[: rtab.size], tables[rtab.size :], rspread, cspread, out
+        )
     else:
         _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out)
 

@@ -57,7 +57,9 @@ class GpuLayout(BitShards):
 
         check_size(n, m)
         if max(n, m) > min(TABLE_MAX_LEN, SPREAD_MAX_LEN):
-            raise ValueError(f"the gpu method needs lines of at most {TABLE_MAX_LEN} cells (line tables), not {max(n, m)}")
+            raise ValueError(
+                f"the gpu method needs lines of at most {TABLE_MAX_LEN} cells (line tables), not {max(n, m)}"
+            )
         bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, MAX_SHARD_BITS)
         group = variant_group(n, m, symmetry, check_variant(variant))
         reason = available()
@@ -69,7 +71,9 @@ class GpuLayout(BitShards):
     def options(self) -> str:
         """The count command's options for this engine after the size."""
         default = "flips" if self.variant != "nonogram" else symmetry_group(self.n, self.m, True)
-        return " --method gpu" + ("" if self.symmetry == default else f" --symmetry {self.symmetry}") + self.variant_option
+        return (
+            " --method gpu" + ("" if self.symmetry == default else f" --symmetry {self.symmetry}") + self.variant_option
+        )
 
     def shard_work(self):
         """Indices each shard propagates, estimated as its share of the group's orbits (the kernel skips the rest)."""
@@ -115,4 +119,3 @@ def _simulated() -> bool:
     from .count import simulated
 
     return simulated()
-

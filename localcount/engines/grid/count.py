@@ -91,7 +91,9 @@ def context(
     check_size(n, m)
     flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
     if check_variant(variant) != "nonogram" and not flags[0]:
-        raise ValueError(f"{variant} rows need a line table (at most {table_max} cells), not {m}: count {m}x{n} instead")
+        raise ValueError(
+            f"{variant} rows need a line table (at most {table_max} cells), not {m}: count {m}x{n} instead"
+        )
     columns = specialize.column_mode(n, m, table_max, spread_max)
     can = columns is not None
     if specialized is None:
@@ -223,7 +225,9 @@ def count(
     return total
 
 
-def count_threaded(n: int, m: int, symmetry, jobs: int, progress=None, estimate=None, variant: str = "nonogram") -> tuple:
+def count_threaded(
+    n: int, m: int, symmetry, jobs: int, progress=None, estimate=None, variant: str = "nonogram"
+) -> tuple:
     """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about BATCH_SECONDS.
 
     ``progress(grids_done)``; ``estimate``: expected wall time on ``jobs`` threads, if known.

@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...lines.bits import _ALL, _line_clue_into, _mask, _popcount, _reverse
+from ...lines.bits import _ALL, _line_clue_into, _mask, _reverse
 from ...lines.solvers import MAX_BITS_LINE, _line_options, _line_options_bits
 from ..base import GROUP_IDS
 
@@ -149,7 +149,11 @@ def _square_rows(index, n, rows):
     rows[0] = border >> np.uint64(2 * side + n)
     for r in range(1, n - 1):
         middle = (index >> np.uint64((r - 1) * side)) & mask_side
-        rows[r] = ((left >> np.uint64(r - 1)) & _ONE) | (middle << _ONE) | (((right >> np.uint64(r - 1)) & _ONE) << np.uint64(n - 1))
+        rows[r] = (
+            ((left >> np.uint64(r - 1)) & _ONE)
+            | (middle << _ONE)
+            | (((right >> np.uint64(r - 1)) & _ONE) << np.uint64(n - 1))
+        )
 
 
 @njit(cache=True)
@@ -215,7 +219,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
                 KR |= nk << sh
                 KC |= _spread(r, nk & ~k, n, m, rspread, flags[2])
                 changed = True
-        if KR == total:
+        if total == KR:
             return SOLVED, KR
         if not changed and not first:
             return STUCK, KR
@@ -237,7 +241,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
                 KC |= nk << sh
                 KR |= _spread(c, nk & ~k, m, n, cspread, flags[3])
                 changed = True
-        if KR == total:
+        if total == KR:
             return SOLVED, KR
         if not changed:
             return STUCK, KR
@@ -269,7 +273,7 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KR |= nk << sh
                 KC |= rspread[r, nk & ~k]
                 changed = True
-        if KR == total:
+        if total == KR:
             return SOLVED, KR
         if not changed and not first:
             return STUCK, KR
@@ -283,7 +287,7 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KC |= nk << sh
                 KR |= cspread[c, nk & ~k]
                 changed = True
-        if KR == total:
+        if total == KR:
             return SOLVED, KR
         if not changed:
             return STUCK, KR
@@ -335,7 +339,9 @@ def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
         if fast:
             status[i], known[i] = _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread)
         else:
-            status[i], known[i] = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q)
+            status[i], known[i] = _propagate(
+                rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q
+            )
     return status, known
 
 
@@ -391,9 +397,13 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
             if fast:
                 status, _ = _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread)
             elif cols_first:
-                status, _ = _propagate(cols, rows, m, n, ctab, rtab, cspread, rspread, tflags, clues, nruns, last, F, G, bad, cover, Q)
+                status, _ = _propagate(
+                    cols, rows, m, n, ctab, rtab, cspread, rspread, tflags, clues, nruns, last, F, G, bad, cover, Q
+                )
             else:
-                status, _ = _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q)
+                status, _ = _propagate(
+                    rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nruns, last, F, G, bad, cover, Q
+                )
             solved += status == SOLVED
         total += weight * solved
     return total

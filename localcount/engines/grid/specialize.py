@@ -259,7 +259,7 @@ def column_mode(n: int, m: int, table_max: int, spread_max: int):
     """How a specialised kernel for n×m updates its columns (COLUMN_MODES), or None if
     there is none: rows need a table and a spread table; columns longer than the
     tables use the word line solver."""
-    if not (1 <= n and 1 <= m and m <= min(table_max, spread_max)):
+    if not (n >= 1 and m >= 1 and m <= min(table_max, spread_max)):
         return None
     if n <= table_max:
         return "table" if n <= spread_max else None
@@ -271,7 +271,7 @@ def supported(n: int, m: int, table_max: int, spread_max: int) -> bool:
     return column_mode(n, m, table_max, spread_max) is not None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def module(n: int, m: int, columns: str = "table"):
     """The compiled specialised module for n×m (generated and written on first use)."""
     return generated.load(f"count_{n}x{m}", source(n, m, columns))

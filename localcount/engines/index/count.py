@@ -35,7 +35,9 @@ def _check_range(n: int, m: int, g0: int, count: int) -> None:
         raise ValueError(f"grids {g0} .. {g0 + count - 1} are not all numbers of {n}x{m} grids")
 
 
-def codes(n: int, m: int, g0: int, count: int, variant: str = "nonogram", parallel: bool = True, how: str = "auto") -> np.ndarray:
+def codes(
+    n: int, m: int, g0: int, count: int, variant: str = "nonogram", parallel: bool = True, how: str = "auto"
+) -> np.ndarray:
     """The codes of grids g0 .. g0 + count - 1 as int8 (numba threads if ``parallel``); ``how``: one of KERNELS."""
     _check_range(n, m, g0, count)
     if how not in KERNELS:

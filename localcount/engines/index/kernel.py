@@ -50,13 +50,13 @@ def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
     half = 1  # odd halves update the rows, even ones the columns
     while True:
         KR, KC, learnt = _half(rows, n, m, rtab, rspread, KR, KC)
-        if KR == full:
+        if full == KR:
             return half + 1
         if learnt == 0 and half > 1:
             return 0
         half += 1
         KC, KR, learnt = _half(cols, m, n, ctab, cspread, KC, KR)
-        if KR == full:
+        if full == KR:
             return half + 1
         if learnt == 0:
             return 0
@@ -114,4 +114,3 @@ def _codes(g0, count, chunk, n, m, rev, rtab, ctab, rspread, cspread):
         hi = min(count, lo + chunk)
         _codes_into(g0 + lo, hi - lo, n, m, rev, rtab, ctab, rspread, cspread, out[lo:hi])
     return out
-

@@ -37,7 +37,7 @@ from numba import njit, prange
 
 from ...lines.bits import _mask
 from ..base import GROUP_IDS
-from .measures import GRIDS, HIST, SOLVABLE, SOLVED_NOT_UNIQUE, STUCK_START, UNIQUE  # noqa: F401
+from .measures import GRIDS, HIST, SOLVABLE, SOLVED_NOT_UNIQUE, STUCK_START, UNIQUE
 
 SOLVED = 1
 FLIPS = GROUP_IDS["flips"]
@@ -78,10 +78,10 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
     while True:
         rounds += 1
         KR, KC, by_rows = _half_pass(rows, n, m, KR, KC, rtab, rspread)
-        if KR == total:
+        if total == KR:
             return 1, 2 * rounds - 1, KR
         KC, KR, by_columns = _half_pass(cols, m, n, KC, KR, ctab, cspread)
-        if KR == total:
+        if total == KR:
             return 1, 2 * rounds, KR
         if not (by_rows or by_columns):
             return 0, 2 * rounds, KR
@@ -154,7 +154,9 @@ def _row_order(n):
 
 
 @njit(cache=True)
-def _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc):
+def _group_stats(
+    clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc
+):
     """Add the measures of one row-clue group (unweighted) into ``acc``."""
     mask_n = _mask(n)
     pick = np.zeros(n, np.int64)
@@ -211,7 +213,25 @@ def _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, cta
 
 
 @njit(cache=True)
-def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out):
+def _stats_shard(
+    shard,
+    depth,
+    n,
+    m,
+    group,
+    cols_first,
+    pat_start,
+    pats,
+    rev,
+    cid_n,
+    base,
+    max_group,
+    rtab,
+    ctab,
+    rspread,
+    cspread,
+    out,
+):
     """Add the symmetry-weighted measures of one shard into ``out`` (see module doc)."""
     C = len(pat_start) - 1
     order = _row_order(n)
@@ -237,17 +257,55 @@ def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, ci
         if w == 0:
             continue
         acc[:] = 0
-        _group_stats(clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc)
+        _group_stats(
+            clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc
+        )
         for i in range(len(out)):
             out[i] += w * acc[i]
 
 
 @njit(cache=True, parallel=True)
-def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, width):
+def _stats_shards(
+    shards,
+    depth,
+    n,
+    m,
+    group,
+    cols_first,
+    pat_start,
+    pats,
+    rev,
+    cid_n,
+    base,
+    max_group,
+    rtab,
+    ctab,
+    rspread,
+    cspread,
+    width,
+):
     """``_stats_shard`` for each shard of an array (one output row each), over numba threads."""
     out = np.zeros((len(shards), width), np.int64)
     for i in prange(len(shards)):
-        _stats_shard(shards[i], depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out[i])
+        _stats_shard(
+            shards[i],
+            depth,
+            n,
+            m,
+            group,
+            cols_first,
+            pat_start,
+            pats,
+            rev,
+            cid_n,
+            base,
+            max_group,
+            rtab,
+            ctab,
+            rspread,
+            cspread,
+            out[i],
+        )
     return out
 
 

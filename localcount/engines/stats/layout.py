@@ -147,7 +147,9 @@ class StatsLayout(Layout):
         """One shard's vector (serial kernel, in this process)."""
         from .enumeration import stats_shards
 
-        vec = stats_shards(self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant, self.version)[0]
+        vec = stats_shards(
+            self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant, self.version
+        )[0]
         return tuple(int(v) for v in vec)
 
     def warm(self, parallel: bool = False) -> None:

@@ -161,7 +161,9 @@ def format_table(s: Stats) -> str:
             share = f"{100 * v / s.solvable:.4g} %"
             lines.append(f"  {'':<4}{k:>3} round{'s' if k != 1 else ' '} {v:>16}  {share}")
     if s.steps:
-        lines.append(f"  steps (a pass over every row or every column, rows first): mean {s.mean_steps:.4f}, max {s.max_steps}")
+        lines.append(
+            f"  steps (a pass over every row or every column, rows first): mean {s.mean_steps:.4f}, max {s.max_steps}"
+        )
         for k, v in enumerate(s.steps):
             if v:
                 share = f"{100 * v / s.solvable:.4g} %"

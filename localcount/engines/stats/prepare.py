@@ -61,7 +61,9 @@ def check_stats_size(n: int, m: int) -> None:
     """Raise ValueError unless ``stats`` supports n×m (either orientation must fit)."""
     check_size(n, m)
     if max(n, m) > TABLE_MAX_LEN:
-        thin = "; a side of 1 or 2 cells: the uniquely solvable count alone with --method thin" if min(n, m) <= 2 else ""
+        thin = (
+            "; a side of 1 or 2 cells: the uniquely solvable count alone with --method thin" if min(n, m) <= 2 else ""
+        )
         raise ValueError(f"stats enumerates lines of at most {TABLE_MAX_LEN} cells (line tables); {n}x{m} has "
                          f"{max(n, m)}: the largest with a side of {min(n, m)} is {min(n, m)}x{TABLE_MAX_LEN}{thin}")  # fmt: skip
 
@@ -141,5 +143,3 @@ def shard_count(n: int, m: int, path: str, depth: int) -> int:
     """Number of shards: C^depth, C the number of clues of an enumerated row."""
     rows, cols, _ = oriented(n, m, path)
     return prepare(rows, cols).clues ** depth
-
-

@@ -110,7 +110,10 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     out += [f"    flat_rows[{k}, t] = pats[s{r} + d{r}]" for k, r in enumerate(flat)]
     out.append("    flat_w[t] = " + " | ".join(f"rspread[{r}, flat_rows[{k}, t]]" for k, r in enumerate(flat)))
     if rows_first:
-        out.append("    flat_f[t] = " + " | ".join(f"rspread[{r}, np.uint64(rtab[flat_rows[{k}, t] << {_u(m)}])]" for k, r in enumerate(flat)))
+        out.append(
+            "    flat_f[t] = "
+            + " | ".join(f"rspread[{r}, np.uint64(rtab[flat_rows[{k}, t] << {_u(m)}])]" for k, r in enumerate(flat))
+        )
     prev_w, prev_f = "w_", "f_"
     depth = ""
     for r in nested:
@@ -136,7 +139,9 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         if rows_first:
             body.append(f"KC{g} = {prev_f} | flat_f[t + {g}]")
         else:
-            body.append(f"KR{g} = " + " | ".join(f"cspread[{j}, np.uint64(ctab[c{j}_{g} << {_u(n)}])]" for j in range(m)))
+            body.append(
+                f"KR{g} = " + " | ".join(f"cspread[{j}, np.uint64(ctab[c{j}_{g} << {_u(n)}])]" for j in range(m))
+            )
     # The nested rows of lane g are the shared ones.
     for r in nested:
         body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
@@ -146,7 +151,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     mask_k = (1 << (k * n)) - 1
     chunks = []
     for j in range(0, m, k):
-        word = f"(colword{{g}} >> {_u(j * n)})" if j else f"colword{{g}}"
+        word = f"(colword{{g}} >> {_u(j * n)})" if j else "colword{g}"
         chunks.append(f"np.int64(ktab[{word} & {_u(mask_k)}]) * {base**j}")
     key = " + ".join(chunks)
 
@@ -267,7 +272,7 @@ def _kernel_digest() -> str:
     return h.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def module(n: int, m: int, base: int, first: str = "rows"):
     """The compiled stats module for n×m (generated and written on first use)."""
     return generated.load(f"stats_{n}x{m}_{first}", source(n, m, base, first))

@@ -45,6 +45,7 @@ from numba import njit
 from ...lines.bits import _line_clue_into, _reverse
 from ...lines.solvers import _line_options_bits
 
+
 @njit(cache=True)
 def _clue_keys(m):
     """Per line x of m cells, a number naming its clue: the runs packed to the left, one empty cell apart."""
@@ -169,7 +170,7 @@ def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
                     if after_b == U:
                         break  # row b changed nothing after row a: stuck
                     U = np.int64(T[after_b]) if table else _still_unknown(a, after_b, clue_a, ta, m, Q)
-                    if U == after_b or U == 0:
+                    if after_b == U or U == 0:
                         break
             if U == 0:
                 total += w
@@ -184,7 +185,9 @@ def count_thin_shard(lay, shard: int) -> int:
     width = 1 << (m - lay.bits)
     order, start, end = clue_groups(m)
     return int(
-        _count_rows(shard * width, (shard + 1) * width, m, lay.rows == "table", lay.symmetry == "flips", order, start, end)
+        _count_rows(
+            shard * width, (shard + 1) * width, m, lay.rows == "table", lay.symmetry == "flips", order, start, end
+        )
     )
 
 

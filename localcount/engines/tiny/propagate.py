@@ -51,7 +51,7 @@ def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False, variant:
 _CHUNK_BITS = 10
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _permutation_tables(destinations: tuple) -> tuple:
     """For each run of 10 bits, ``table[x]``: those bits of x (shifted down) moved to ``destinations``."""
     tables = []

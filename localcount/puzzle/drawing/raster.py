@@ -62,7 +62,9 @@ def _image(p: Puzzle, filled: int, empty: int, mark: str | None = None):
                 draw.rectangle(box, fill="black", outline="grey")
             elif empty >> bit & 1:
                 draw.rectangle(box, fill="white", outline="grey")
-                draw.ellipse((x0 + cell // 2 - 1, y0 + cell // 2 - 1, x0 + cell // 2 + 1, y0 + cell // 2 + 1), fill="grey")
+                draw.ellipse(
+                    (x0 + cell // 2 - 1, y0 + cell // 2 - 1, x0 + cell // 2 + 1, y0 + cell // 2 + 1), fill="grey"
+                )
             else:
                 draw.rectangle(box, fill=(200, 200, 200), outline="grey")
     for k in range(0, p.m + 1, 5):  # heavier rules every 5 cells, as on paper
@@ -159,7 +161,9 @@ def _colour_image(p, board: list, mark: str | None = None):
     for c, clue in enumerate(p.cols):
         for k, (size, colour) in enumerate(clue):
             y = top - (len(clue) - k) * (char_h + 2) - 3
-            draw.text((left + c * cell + cell // 2 - len(str(size)) * char_w // 2, y), str(size), fill=ink[colour], font=font)
+            draw.text(
+                (left + c * cell + cell // 2 - len(str(size)) * char_w // 2, y), str(size), fill=ink[colour], font=font
+            )
     for r, clue in enumerate(p.rows):
         x = left - 4
         for size, colour in reversed(clue):

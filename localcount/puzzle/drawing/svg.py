@@ -173,11 +173,16 @@ def _svg(f: Frame, title: str, note: str, row_clues: list, col_clues: list, fill
     s = f.side
     for cls, fill, cells in fills:
         out.append(f'<g class="{cls}" fill="{fill}">')
-        out.extend(f'<rect x="{f.left + i % f.m * s}" y="{f.top + i // f.m * s}" width="{s}" height="{s}"/>' for i in cells)
+        out.extend(
+            f'<rect x="{f.left + i % f.m * s}" y="{f.top + i // f.m * s}" width="{s}" height="{s}"/>' for i in cells
+        )
         out.append("</g>")
     out.append(f'<g class="empty" fill="{DOT_FILL}">')
     radius = max(1, s // 10)
-    out.extend(f'<circle cx="{f.left + i % f.m * s + s // 2}" cy="{f.top + i // f.m * s + s // 2}" r="{radius}"/>' for i in dots)
+    out.extend(
+        f'<circle cx="{f.left + i % f.m * s + s // 2}" cy="{f.top + i // f.m * s + s // 2}" r="{radius}"/>'
+        for i in dots
+    )
     out.append("</g>")
     inset = max(2, s // 8)
     out.append(f'<g class="marked" fill="none" stroke="{MARK}" stroke-width="{inset}">')
@@ -200,7 +205,9 @@ def _svg(f: Frame, title: str, note: str, row_clues: list, col_clues: list, fill
     return "\n".join(out) + "\n"
 
 
-def puzzle(p, filled: Grid = 0, empty: Grid = 0, unknown: Grid | None = None, cell: int = CELL, marked: Grid = 0) -> str:
+def puzzle(
+    p, filled: Grid = 0, empty: Grid = 0, unknown: Grid | None = None, cell: int = CELL, marked: Grid = 0
+) -> str:
     """A black-and-white puzzle (``model.Puzzle``) and what is known (Grid masks) as SVG text: ``filled`` cells
     black, ``empty`` cells white with a dot, ``unknown`` cells shaded (None: every cell neither filled nor
     empty; 0 for a plain blank grid).  A cell in several masks shows the first of filled, empty, unknown.

@@ -124,7 +124,9 @@ def content_format(text: str, variant: str | None = None) -> str | None:
 def _unknown(text: str, source: str) -> PuzzleError:
     """The error for a text that is none of the formats."""
     empty = " (it is empty)" if not text.strip() else ""
-    return PuzzleError(f"could not tell the format of {source or 'the input'}{empty}; these are supported: {', '.join(FORMATS)}")
+    return PuzzleError(
+        f"could not tell the format of {source or 'the input'}{empty}; these are supported: {', '.join(FORMATS)}"
+    )
 
 
 def guess_format(text: str, name: str = "") -> str:

@@ -74,7 +74,9 @@ def _non_clue(text: str, line: int, source: str) -> tuple:
     """A .non clue as runs (size, colour character): ``3a,1b``; a number without a character has colour ``1``."""
     runs = [re.fullmatch(r"(\d+)(\D?)", t.strip()) for t in text.split(",")] if text.strip() else []
     if not all(runs):
-        raise PuzzleError(f"a clue must be whole numbers, each maybe followed by a colour character, got {text!r}", line, source)
+        raise PuzzleError(
+            f"a clue must be whole numbers, each maybe followed by a colour character, got {text!r}", line, source
+        )
     sizes = clue_numbers(",".join(r.group(1) for r in runs), ",", line, source) if runs else ()
     return tuple(zip(sizes, (r.group(2) or "1" for r in runs)))
 
@@ -116,7 +118,11 @@ def parse_non(text: str, source: str = "") -> Puzzle:
         elif word in ("color", "colour"):
             found = _NON_COLOUR.fullmatch(rest)
             if not found or found.group(1) in "0,":
-                raise PuzzleError(f"a color line is a character and 3 or 6 hex digits (like 'color a #ff0000'), got {rest!r}", i, source)
+                raise PuzzleError(
+                    f"a color line is a character and 3 or 6 hex digits (like 'color a #ff0000'), got {rest!r}",
+                    i,
+                    source,
+                )
             colours[found.group(1)] = found.group(2).upper()
         elif word in NON_KEYS or word in _NON_ALIASES:
             meta[NON_KEYS.get(word) or _NON_ALIASES[word]] = _non_value(rest)
@@ -155,13 +161,19 @@ def _non_colour(clues: dict, colours: dict, used: set, goal_text, width: int, he
     hexes = [h if len(h) == 6 else "".join(x + x for x in h) for h in hexes]
     palette = [("white", ".", "FFFFFF")] + [(_colour_name(h), ch, h) for ch, h in zip(chars, hexes)]
     ids = {ch: k for k, ch in enumerate(chars, 1)}
-    rows, cols = (tuple(tuple((size, ids[ch]) for size, ch in clue) for clue in clues[key]) for key in ("rows", "columns"))
+    rows, cols = (
+        tuple(tuple((size, ids[ch]) for size, ch in clue) for clue in clues[key]) for key in ("rows", "columns")
+    )
     check_colour_clues(rows, cols, source)
     goal = None
     if goal_text is not None:
         i, cells = goal_text
         if len(cells) != width * height or set(cells) - {"0", *ids}:
-            raise PuzzleError(f"goal must be {width * height} characters, each 0 or a colour's character ({''.join(chars)})", i, source)
+            raise PuzzleError(
+                f"goal must be {width * height} characters, each 0 or a colour's character ({''.join(chars)})",
+                i,
+                source,
+            )
         goal = tuple(ids.get(ch, 0) for ch in cells)
         if tuple(line_clue(goal[r * width : (r + 1) * width]) for r in range(height)) != rows:
             raise PuzzleError("the goal does not have the row clues", i, source)
@@ -179,7 +191,9 @@ def _non_chars(palette) -> list:
     out, taken, own = ["0"], set(), {c for _, c, _ in palette}
     for _, ch, _ in palette[1:]:
         if len(ch) != 1 or (ch.isdigit() and ch != "1") or ch.isspace() or ch in ",#" or ch in taken:
-            ch = next(x for x in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in taken and x not in own)
+            ch = next(
+                x for x in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in taken and x not in own
+            )
         taken.add(ch)
         out.append(ch)
     return out

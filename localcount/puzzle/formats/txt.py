@@ -60,7 +60,9 @@ def parse_txt(text: str, source: str = "") -> Puzzle:
         body.pop()  # trailing blank lines
     if len(body) != n + m:
         last = body[-1][0] if body else lines[0][0]
-        raise PuzzleError(f"a {n}x{m} puzzle has {m} column clues and {n} row clues ({n + m} lines), found {len(body)}", last, source)
+        raise PuzzleError(
+            f"a {n}x{m} puzzle has {m} column clues and {n} row clues ({n + m} lines), found {len(body)}", last, source
+        )
     clues = [clue_numbers(t, r"[,\s]+", i, source) for i, t in body]
     return checked(Puzzle(tuple(clues[m:]), tuple(clues[:m]), **_txt_metadata(header, source)), source)
 

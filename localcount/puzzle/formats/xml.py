@@ -52,13 +52,19 @@ def _xml_tree(text: str, source: str) -> tuple:
             parser.feed(chunk)
         root = parser.close()
     except ET.ParseError as err:
-        raise PuzzleError(f"not well-formed XML ({err.msg if hasattr(err, 'msg') else err})", err.position[0], source) from None
+        raise PuzzleError(
+            f"not well-formed XML ({err.msg if hasattr(err, 'msg') else err})", err.position[0], source
+        ) from None
     except EntitiesForbidden as err:
-        raise PuzzleError(f"XML entity declarations are not accepted (entity {err.name!r})", builder.line, source) from None
+        raise PuzzleError(
+            f"XML entity declarations are not accepted (entity {err.name!r})", builder.line, source
+        ) from None
     except ExternalReferenceForbidden as err:
         raise PuzzleError(f"XML external references are not accepted ({err.sysid!r})", builder.line, source) from None
     except DTDForbidden as err:
-        raise PuzzleError(f"XML document type declarations are not accepted ({err.name!r})", builder.line, source) from None
+        raise PuzzleError(
+            f"XML document type declarations are not accepted ({err.name!r})", builder.line, source
+        ) from None
     return root, builder.lines
 
 
@@ -71,7 +77,9 @@ def _xml_metadata(puzzle, root) -> dict:
     """Puzzle fields from the <puzzle>'s elements, else its <puzzleset>'s; the licence from a 'license: ...' note."""
     found = {}
     for tag, field in XML_KEYS.items():
-        value = puzzle.findtext(tag) if puzzle.find(tag) is not None else root.findtext(tag) if root is not puzzle else None
+        value = (
+            puzzle.findtext(tag) if puzzle.find(tag) is not None else root.findtext(tag) if root is not puzzle else None
+        )
         if value and value.strip():
             found[field] = value.strip()
     for note in (*puzzle.findall("note"), *(root.findall("note") if root is not puzzle else ())):
@@ -90,7 +98,9 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
     for colour in puzzle.findall("color"):
         if not _XML_COLOUR.fullmatch((colour.text or "").strip()):
             got = f"got {colour.text!r}"
-            raise PuzzleError(f"a <color> is 3 or 6 hex digits (like 000 or FFFFFF), {got}", lines.get(id(colour)), source)
+            raise PuzzleError(
+                f"a <color> is 3 or 6 hex digits (like 000 or FFFFFF), {got}", lines.get(id(colour)), source
+            )
     default, background = puzzle.get("defaultcolor", "black"), puzzle.get("backgroundcolor", "white")
     used = {c.get("color") or default for c in puzzle.iter("count")} - {background}
     variant = read_variant(puzzle.get("variant", "nonogram"), lines.get(id(puzzle)), source)
@@ -103,7 +113,9 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
         kind = block.get("type")
         if kind not in ("rows", "columns"):
             raise PuzzleError(f"<clues type=...> must be rows or columns, got {kind!r}", lines.get(id(block)), source)
-        clues[kind] = tuple(_xml_line(line, next(iter(used)) if used else default, lines, source) for line in block.findall("line"))
+        clues[kind] = tuple(
+            _xml_line(line, next(iter(used)) if used else default, lines, source) for line in block.findall("line")
+        )
     for kind in ("rows", "columns"):
         if kind not in clues:
             raise PuzzleError(f'no <clues type="{kind}">', lines.get(id(puzzle)), source)
@@ -115,7 +127,9 @@ def parse_xml(text: str, source: str = "") -> Puzzle:
     if image is not None and image.text:
         pic = [r.strip().strip("|") for r in image.text.strip().splitlines() if r.strip()]
         if len(pic) != len(rows) or any(len(r) != len(cols) for r in pic):
-            raise PuzzleError(f"the solution image must be {len(rows)} rows of {len(cols)} cells", lines.get(id(image)), source)
+            raise PuzzleError(
+                f"the solution image must be {len(rows)} rows of {len(cols)} cells", lines.get(id(image)), source
+            )
         goal = sum(1 << (r * len(cols) + c) for r, row in enumerate(pic) for c, v in enumerate(row) if v not in ".0 ")
     return checked(Puzzle(rows, cols, goal, **_xml_metadata(puzzle, root), variant=variant), source)
 
@@ -126,7 +140,9 @@ def _xml_line(line, default: str, lines: dict, source: str) -> Clue:
     for c in line.findall("count"):
         color = c.get("color")
         if color not in (None, "black", default):
-            raise PuzzleError(f"only black and white puzzles are supported (a count has color {color!r})", lines.get(id(c)), source)
+            raise PuzzleError(
+                f"only black and white puzzles are supported (a count has color {color!r})", lines.get(id(c)), source
+            )
         if not (c.text or "").strip().isdigit() or int(c.text) < 1:
             raise PuzzleError(f"a <count> must be a positive whole number, got {c.text!r}", lines.get(id(c)), source)
         counts.append(int(c.text))
@@ -138,7 +154,10 @@ def _parse_xml_colour(puzzle, root, lines: dict, source: str, default: str, back
     in the order of their <color> elements."""
     from ..solving.colour import ColourPuzzle, line_clue
 
-    defined = [(c.get("name"), c.get("char") or "?", (c.text or "").strip().lstrip("#").upper(), c) for c in puzzle.findall("color")]
+    defined = [
+        (c.get("name"), c.get("char") or "?", (c.text or "").strip().lstrip("#").upper(), c)
+        for c in puzzle.findall("color")
+    ]
     palette = [d for d in defined if d[0] == background] or [(background, ".", "FFFFFF", None)]
     palette += [d for d in defined if d[0] != background]
     ids = {name: k for k, (name, _, _, _) in enumerate(palette)}
@@ -153,9 +172,15 @@ def _parse_xml_colour(puzzle, root, lines: dict, source: str, default: str, back
             for c in line.findall("count"):
                 name = c.get("color") or default
                 if name not in ids or ids[name] == 0:
-                    raise PuzzleError(f"a <count> has colour {name!r}, which no <color> defines (or the background)", lines.get(id(c)), source)
+                    raise PuzzleError(
+                        f"a <count> has colour {name!r}, which no <color> defines (or the background)",
+                        lines.get(id(c)),
+                        source,
+                    )
                 if not (c.text or "").strip().isdigit() or int(c.text) < 1:
-                    raise PuzzleError(f"a <count> must be a positive whole number, got {c.text!r}", lines.get(id(c)), source)
+                    raise PuzzleError(
+                        f"a <count> must be a positive whole number, got {c.text!r}", lines.get(id(c)), source
+                    )
                 runs.append((int(c.text), ids[name]))
             out.append(tuple(runs))
         clues[kind] = tuple(out)
@@ -170,11 +195,17 @@ def _parse_xml_colour(puzzle, root, lines: dict, source: str, default: str, back
         chars = {ch: k for k, (_, ch, _, _) in enumerate(palette)}
         pic = [r.strip().strip("|") for r in image.text.strip().splitlines() if r.strip()]
         if len(pic) != len(rows) or any(len(r) != len(cols) or set(r) - set(chars) for r in pic):
-            raise PuzzleError(f"the solution image must be {len(rows)} rows of {len(cols)} colour characters", lines.get(id(image)), source)
+            raise PuzzleError(
+                f"the solution image must be {len(rows)} rows of {len(cols)} colour characters",
+                lines.get(id(image)),
+                source,
+            )
         goal = tuple(chars[ch] for row in pic for ch in row)
         if tuple(line_clue(goal[r * len(cols) : (r + 1) * len(cols)]) for r in range(len(rows))) != rows:
             raise PuzzleError("the solution image does not have the row clues", lines.get(id(image)), source)
-    return ColourPuzzle(rows, cols, tuple((name, ch, hexa) for name, ch, hexa, _ in palette), goal, **_xml_metadata(puzzle, root))
+    return ColourPuzzle(
+        rows, cols, tuple((name, ch, hexa) for name, ch, hexa, _ in palette), goal, **_xml_metadata(puzzle, root)
+    )
 
 
 def _format_xml_colour(p) -> str:
@@ -194,7 +225,11 @@ def _format_xml_colour(p) -> str:
     for kind, clues in (("columns", p.cols), ("rows", p.rows)):
         out += f'<clues type="{kind}">\n'
         for clue in clues:
-            out += "<line>" + "".join(f"<count color={quoteattr(names[k])}>{size}</count>" for size, k in clue) + "</line>\n"
+            out += (
+                "<line>"
+                + "".join(f"<count color={quoteattr(names[k])}>{size}</count>" for size, k in clue)
+                + "</line>\n"
+            )
         out += "</clues>\n"
     if p.goal is not None:
         chars = [ch for _, ch, _ in p.palette]
@@ -225,6 +260,8 @@ def format_xml(p: Puzzle) -> str:
     out += '<color name="white" char=".">FFFFFF</color>\n<color name="black" char="X">000000</color>\n'
     out += block("columns", p.cols) + block("rows", p.rows)
     if p.goal is not None:
-        pic = ["|" + "".join("X" if row >> c & 1 else "." for c in range(p.m)) + "|" for row in grid_rows(p.goal, p.n, p.m)]
+        pic = [
+            "|" + "".join("X" if row >> c & 1 else "." for c in range(p.m)) + "|" for row in grid_rows(p.goal, p.n, p.m)
+        ]
         out += '<solution type="goal">\n<image>\n' + "\n".join(pic) + "\n</image>\n</solution>\n"
     return out + "</puzzle>\n</puzzleset>\n"

@@ -96,7 +96,12 @@ def picture_path(name: str) -> pathlib.Path:
     path = pathlib.Path(name)
     if not path.exists() and name in shipped():
         return PICTURES / f"{name}.png"
-    if not path.exists() and path.parent == pathlib.Path(".") and path.suffix.lower() == ".png" and path.stem in shipped():
+    if (
+        not path.exists()
+        and path.parent == pathlib.Path(".")
+        and path.suffix.lower() == ".png"
+        and path.stem in shipped()
+    ):
         return PICTURES / path.name  # 'heart.png' where no such file is: the shipped picture
     return path
 
@@ -292,7 +297,9 @@ def reach(s: _Search, steps: tuple, now: int, limit: int) -> int:
             if best is not None:
                 break
         if best is None:
-            raise DesignError(f"difficulty {here[0]} steps and no flip moves it towards {_range(steps)}; try another --seed")
+            raise DesignError(
+                f"difficulty {here[0]} steps and no flip moves it towards {_range(steps)}; try another --seed"
+            )
         s.flip(best[0])
         here = best[2]
     return here[0]

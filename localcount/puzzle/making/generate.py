@@ -223,7 +223,9 @@ def search(n: int, m: int, steps: tuple | None, density: float, seed: int, tries
     e, found = energy(grid, n, m, steps)
     while e > 0:
         if k >= tries:
-            raise GenerateError(f"no simple {n}x{m} grid{_wanted(steps)} in a search of {tries} grids; try more --tries")
+            raise GenerateError(
+                f"no simple {n}x{m} grid{_wanted(steps)} in a search of {tries} grids; try more --tries"
+            )
         k += 1
         if k % WALK_MOVES == 0:
             grid = random_grid(rng, n, m, density)

@@ -66,7 +66,11 @@ def line_marginals(clue, w1: list, w0: list) -> list:
     for i in range(length - 1, -1, -1):
         here = {}
         for q in ahead[i]:
-            weight = sum(w * behind[i + 1].get(moves[q][value], 0.0) for value, w in ((0, w0[i]), (1, w1[i])) if moves[q][value] is not None)
+            weight = sum(
+                w * behind[i + 1].get(moves[q][value], 0.0)
+                for value, w in ((0, w0[i]), (1, w1[i]))
+                if moves[q][value] is not None
+            )
             if weight:
                 here[q] = weight
         total = sum(here.values()) or 1.0
@@ -201,7 +205,9 @@ class Dive:
     choices: list
 
 
-def dive(p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int = 2, fix: int = 20, sure: float = 0.999) -> Dive:
+def dive(
+    p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int = 2, fix: int = 20, sure: float = 0.999
+) -> Dive:
     """Fix the cells the beliefs are surest of until the grid is full (a solution) or a dead end (see module doc).
 
     ``board``: a fixpoint of local logic (not changed).  Each step fixes up
@@ -226,9 +232,9 @@ def dive(p: Puzzle, board: Board, clock=None, first_rounds: int = 8, rounds: int
         sureness = np.abs(belief - 0.5)
         sureness[_bits(board.rows1, p.m) | _bits(board.rows0, p.m)] = -1.0  # known cells
         order = np.argsort(-sureness, axis=None, kind="stable")[:fix]
-        chosen = [(divmod(int(k), p.m), bool(belief.flat[k] > 0.5)) for k in order if sureness.flat[k] >= sure - 0.5] or [
-            (divmod(int(order[0]), p.m), bool(belief.flat[order[0]] > 0.5))
-        ]
+        chosen = [
+            (divmod(int(k), p.m), bool(belief.flat[k] > 0.5)) for k in order if sureness.flat[k] >= sure - 0.5
+        ] or [(divmod(int(order[0]), p.m), bool(belief.flat[order[0]] > 0.5))]
         trial = board.copy()
         for (r, c), value in chosen:
             trial.set(r, c, int(value))

@@ -85,7 +85,10 @@ def settle(p: ColourPuzzle, board: list, lines=None, steps: list | None = None) 
     by_cell_col = [c for _ in range(p.n) for c in range(p.m)]
     todo_rows, todo_cols = (set(range(p.n)), set(range(p.m))) if lines is None else lines
     while todo_rows or todo_cols:
-        for kind, todo, other_todo, owners in (("row", todo_rows, todo_cols, by_cell_col), ("col", todo_cols, todo_rows, by_cell_row)):
+        for kind, todo, other_todo, owners in (
+            ("row", todo_rows, todo_cols, by_cell_col),
+            ("col", todo_cols, todo_rows, by_cell_row),
+        ):
             group = rows if kind == "row" else cols
             for k in sorted(todo):
                 name, clue, cells = group[k]
@@ -152,7 +155,9 @@ def probe(p: ColourPuzzle, board: list, clock: Clock | None = None, counts: dict
             return STUCK, None if best is None else best[1]
 
 
-def search(p: ColourPuzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
+def search(
+    p: ColourPuzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None
+) -> Search:
     """Every solution up to ``limit`` (as tuples of colour ids), as ``search.search`` does for black and white."""
     clock = Clock(timeout, progress)
     counts = clock.state = {"nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
@@ -209,7 +214,12 @@ def draw(p: ColourPuzzle, board: list) -> str:
     chars = [c for _, c, _ in p.palette]
     rows = []
     for r in range(p.n):
-        rows.append("".join(chars[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else "?" for mask in board[r * p.m : (r + 1) * p.m]))
+        rows.append(
+            "".join(
+                chars[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else "?"
+                for mask in board[r * p.m : (r + 1) * p.m]
+            )
+        )
     return "\n".join(rows) + "\n"
 
 

@@ -143,8 +143,11 @@ def next_hint(row_clues, col_clues, filled: int, empty: int, variant: str = "non
     for name, clue, length, ones, zeros, comp, cell in _lines(board, row_clues, col_clues):
         can0, can1 = options(clue, length, ones, zeros, comp)
         if (can0 | can1) != (1 << length) - 1 if length else any(clue):
-            return Hint(CONTRADICTION, line=name,
-                        reason=f"{name}: no placement of clue {format_clue(clue)} fits its marks: a mark there is wrong")
+            return Hint(
+                CONTRADICTION,
+                line=name,
+                reason=f"{name}: no placement of clue {format_clue(clue)} fits its marks: a mark there is wrong",
+            )
         new1, new0 = can1 & ~can0 & ~ones, can0 & ~can1 & ~zeros
         gain = (new1 | new0).bit_count()
         if gain and (best is None or gain > best[0]):

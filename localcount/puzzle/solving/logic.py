@@ -30,6 +30,7 @@ def line_options(clue, length: int, known1: int, known0: int) -> tuple:
     """``lines.words.line_options``, remembered."""
     return words.line_options(clue, length, known1, known0)
 
+
 SOLVED, STUCK, CONTRADICTION = "solved", "stuck", "contradiction"
 
 
@@ -123,7 +124,9 @@ class Board:
         return ~(self.rows1[r] | self.rows0[r]) & ((1 << self.m) - 1)
 
 
-def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None, halves: list | None = None) -> str | None:
+def settle(
+    board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None, halves: list | None = None
+) -> str | None:
     """Local logic to the fixpoint on ``board`` (in place): None, or the line that has no fitting pattern.
 
     ``rows``/``cols``: the lines to update first (default all), for a board
@@ -144,13 +147,17 @@ def settle(board: Board, row_clues, col_clues, rows=None, cols=None, steps: list
     col_cells = None if steps is None else (lambda c, x: sum(1 << (r * m + c) for r in bit_positions(x)))
     try:
         while rows_todo or cols_todo:
-            bad, crossing, learnt = _pass(rows_todo, row_clues, m, rows1, rows0, cols1, cols0, board.yes, "row", row_cells, steps)
+            bad, crossing, learnt = _pass(
+                rows_todo, row_clues, m, rows1, rows0, cols1, cols0, board.yes, "row", row_cells, steps
+            )
             rows_todo, cols_todo, known = 0, cols_todo | crossing, known + learnt
             if bad:
                 return bad
             if halves is not None:
                 halves.append(known)
-            bad, crossing, learnt = _pass(cols_todo, col_clues, n, cols1, cols0, rows1, rows0, False, "column", col_cells, steps)
+            bad, crossing, learnt = _pass(
+                cols_todo, col_clues, n, cols1, cols0, rows1, rows0, False, "column", col_cells, steps
+            )
             cols_todo, rows_todo, known = 0, rows_todo | crossing, known + learnt
             if bad:
                 return bad
@@ -252,7 +259,12 @@ class Step:
 
 
 def propagate(
-    row_clues, col_clues, filled: int = 0, empty: int = 0, steps: list | None = None, dirty: tuple | None = None,
+    row_clues,
+    col_clues,
+    filled: int = 0,
+    empty: int = 0,
+    steps: list | None = None,
+    dirty: tuple | None = None,
     variant: str = "nonogram",
 ) -> Outcome:
     """Local logic to the fixpoint from the given known cells (Grid masks; none by default): ``settle`` on a Board.

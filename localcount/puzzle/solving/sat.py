@@ -116,7 +116,11 @@ def line_clauses(clue, cells: list, top: int, filled: int = 0, empty: int = 0) -
     alive = [set() for _ in range(length + 1)]  # ... that can still reach the accepting state
     alive[length] = {accept}
     for i in range(length - 1, -1, -1):
-        alive[i] = {q for q in ahead[i] if any(to in alive[i + 1] for v, to in enumerate(moves[q]) if to is not None and allowed[i][v])}
+        alive[i] = {
+            q
+            for q in ahead[i]
+            if any(to in alive[i + 1] for v, to in enumerate(moves[q]) if to is not None and allowed[i][v])
+        }
     state = {}
     for i in range(length + 1):
         for q in sorted(alive[i]):
@@ -171,7 +175,11 @@ def available() -> bool:
 def _within(clock: probing.Clock, seconds: float) -> probing.Clock:
     """A clock that runs out after ``seconds`` or at ``clock``'s deadline, whichever is first (same progress and state)."""
     sub = probing.Clock(None, clock.progress)
-    sub.start, sub.next_report, sub.state = clock.start, clock.next_report, clock.state  # reports count from clock's start
+    sub.start, sub.next_report, sub.state = (
+        clock.start,
+        clock.next_report,
+        clock.state,
+    )  # reports count from clock's start
     until = time.perf_counter() + seconds
     sub.deadline = until if clock.deadline is None else min(until, clock.deadline)
     return sub
@@ -185,11 +193,15 @@ class _Session:
 
         self.p, n, m = p, p.n, p.m
         filled, empty = board.filled(), board.empty()
-        clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [[-(k + 1)] for k in range(n * m) if empty >> k & 1]
+        clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [
+            [-(k + 1)] for k in range(n * m) if empty >> k & 1
+        ]
         top = n * m
         sign = -1 if p.yes else 1  # a yesnogram row is read complemented: negated cells ...
         for r in range(n):
-            known = (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r])  # ... values swapped
+            known = (
+                (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r])
+            )  # ... values swapped
             more, top = line_clauses(p.rows[r], [sign * (r * m + c + 1) for c in range(m)], top, *known)
             clauses += more
         for c in range(m):
@@ -265,7 +277,12 @@ class _Session:
 
 
 def search_sat(
-    p: Puzzle, limit: int = 2, timeout: float | None = None, progress=None, start: logic.Board | None = None, hint: int | None = None
+    p: Puzzle,
+    limit: int = 2,
+    timeout: float | None = None,
+    progress=None,
+    start: logic.Board | None = None,
+    hint: int | None = None,
 ) -> Search:
     """Every solution up to ``limit``, by a SAT solver (python-sat); gives up after ``timeout`` seconds.
 
@@ -331,7 +348,9 @@ class _Assumed:
 
     def __init__(self, session: _Session, ended: beliefs.Dive):
         self.choices, self.keep = ended.choices, len(ended.choices)
-        self.phases = session.literals((r, c, ended.belief[r, c] > 0.5) for r in range(session.p.n) for c in range(session.p.m))
+        self.phases = session.literals(
+            (r, c, ended.belief[r, c] > 0.5) for r in range(session.p.n) for c in range(session.p.m)
+        )
 
     def solve(self, session: _Session, clock: probing.Clock) -> int | None:
         """A solution with as many of the first steps' choices assumed as the solver allows (the last step of
@@ -368,7 +387,9 @@ def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: prob
         return None, assumed
 
 
-def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None) -> Search:
+def solve_auto(
+    p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None
+) -> Search:
     """The search, handing the puzzle to the SAT solver after HANDOFF_PROBES probes when python-sat is installed.
 
     Without python-sat it is ``search.search``.  A puzzle handed over has
@@ -400,7 +421,9 @@ def solve_auto(p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout:
                 grid, assumed = _first_solution(p, first.root, session, clock)
                 out.solutions += [] if grid is None else [grid]
             session.close()
-            session = _Session(p, first.root)  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s, not minutes)
+            session = _Session(
+                p, first.root
+            )  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s, not minutes)
             if assumed is not None:
                 grid = assumed.solve(session, clock)
                 out.solutions += [] if grid is None else [grid]

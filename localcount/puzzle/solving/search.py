@@ -65,7 +65,12 @@ class Search:
 
 
 def search(
-    p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None, max_probes: int | None = None
+    p: Puzzle,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+    progress=None,
+    max_probes: int | None = None,
 ) -> Search:
     """Every solution up to ``limit``; gives up after ``max_nodes`` nodes or ``timeout`` seconds.
 
@@ -85,7 +90,9 @@ def search(
     clock = Clock(timeout, progress)
     out = Search(NO_SOLUTION)
     counts = clock.state = {"nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
-    root = logic.Board.from_masks(p.n, p.m, p.given_filled, p.given_empty, p.variant)  # givens: Tatham's pre-filled cells
+    root = logic.Board.from_masks(
+        p.n, p.m, p.given_filled, p.given_empty, p.variant
+    )  # givens: Tatham's pre-filled cells
     stack = []
     if not p.given_filled & p.given_empty and logic.settle(root, p.rows, p.cols) is None:
         stack.append((root, 0))
@@ -186,7 +193,9 @@ def plain_search(p: Puzzle, limit: int = 2, max_nodes: int | None = None) -> Sea
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     out = Search(NO_SOLUTION, method="plain")
-    stack = [(p.given_filled, p.given_empty, None)]  # known cells, and the lines changed since their fixpoint (None: all)
+    stack = [
+        (p.given_filled, p.given_empty, None)
+    ]  # known cells, and the lines changed since their fixpoint (None: all)
     while stack:
         if max_nodes is not None and out.nodes >= max_nodes:
             out.complete = False
