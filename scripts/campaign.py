@@ -84,12 +84,8 @@ def main() -> int:
     ap.add_argument("--host", default="HOST", help="scheduler host name for the printed commands")
     ap.add_argument("--results", default=str(ROOT / "results"), help="recorded runs to check the projection against")
     ap.add_argument("--write", metavar="DIR", help="write DIR/campaign-NxM.md and docs/cluster.md's campaign block")
-    ap.add_argument(
-        "--method",
-        choices=["auto", "grid", "thin"],
-        default="auto",
-        help="the counter to plan for, as in the count command (auto: thin for 2 x m, m > 13)",
-    )
+    ap.add_argument("--method", choices=["auto", "grid", "thin"], default="auto",
+                    help="the counter to plan for, as in the count command (auto: thin for 2 x m, m > 13)")  # fmt: skip
     ap.add_argument("--thin-rows", choices=["table", "word"], default="table", help="the thin counter's first-row mode")
     args = ap.parse_args()
     n, _, m = args.size.partition("x")

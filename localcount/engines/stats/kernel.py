@@ -213,25 +213,7 @@ def _group_stats(
 
 
 @njit(cache=True)
-def _stats_shard(
-    shard,
-    depth,
-    n,
-    m,
-    group,
-    cols_first,
-    pat_start,
-    pats,
-    rev,
-    cid_n,
-    base,
-    max_group,
-    rtab,
-    ctab,
-    rspread,
-    cspread,
-    out,
-):
+def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out):  # fmt: skip
     """Add the symmetry-weighted measures of one shard into ``out`` (see module doc)."""
     C = len(pat_start) - 1
     order = _row_order(n)
@@ -265,25 +247,7 @@ def _stats_shard(
 
 
 @njit(cache=True, parallel=True)
-def _stats_shards(
-    shards,
-    depth,
-    n,
-    m,
-    group,
-    cols_first,
-    pat_start,
-    pats,
-    rev,
-    cid_n,
-    base,
-    max_group,
-    rtab,
-    ctab,
-    rspread,
-    cspread,
-    width,
-):
+def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, width):  # fmt: skip
     """``_stats_shard`` for each shard of an array (one output row each), over numba threads."""
     out = np.zeros((len(shards), width), np.int64)
     for i in prange(len(shards)):
