@@ -156,7 +156,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     key = " + ".join(chunks)
 
     # Branch-free: a lane past the group's end (v 0) counts nowhere; a stuck lane's key
-    # is kept by moving nk on (the steps of the solved lanes went to hist[w] as they were solved).
+    # is kept by moving nk on (each solved lane added its steps to hist[w] after the lockstep loop).
     for g in range(lanes):
         body += [
             f"s{g} = v{g} & np.int64(known{g} == {n * m})",
