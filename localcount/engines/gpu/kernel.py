@@ -169,7 +169,7 @@ def _solved(rows, n, m, rtab, ctab, rspread, cspread):
                 KR |= nk << sh
                 KC |= rspread[r, nk & ~k]
                 changed = True
-        if full == KR:
+        if KR == full:
             return 1
         if not changed and not first:
             return 0
@@ -183,7 +183,7 @@ def _solved(rows, n, m, rtab, ctab, rspread, cspread):
                 KC |= nk << sh
                 KR |= cspread[c, nk & ~k]
                 changed = True
-        if full == KR:
+        if KR == full:
             return 1
         if not changed:
             return 0

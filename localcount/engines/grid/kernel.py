@@ -219,7 +219,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
                 KR |= nk << sh
                 KC |= _spread(r, nk & ~k, n, m, rspread, flags[2])
                 changed = True
-        if total == KR:
+        if KR == total:
             return SOLVED, KR
         if not changed and not first:
             return STUCK, KR
@@ -241,7 +241,7 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
                 KC |= nk << sh
                 KR |= _spread(c, nk & ~k, m, n, cspread, flags[3])
                 changed = True
-        if total == KR:
+        if KR == total:
             return SOLVED, KR
         if not changed:
             return STUCK, KR
@@ -273,7 +273,7 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KR |= nk << sh
                 KC |= rspread[r, nk & ~k]
                 changed = True
-        if total == KR:
+        if KR == total:
             return SOLVED, KR
         if not changed and not first:
             return STUCK, KR
@@ -287,7 +287,7 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
                 KC |= nk << sh
                 KR |= cspread[c, nk & ~k]
                 changed = True
-        if total == KR:
+        if KR == total:
             return SOLVED, KR
         if not changed:
             return STUCK, KR

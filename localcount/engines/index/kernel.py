@@ -50,13 +50,13 @@ def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
     half = 1  # odd halves update the rows, even ones the columns
     while True:
         KR, KC, learnt = _half(rows, n, m, rtab, rspread, KR, KC)
-        if full == KR:
+        if KR == full:
             return half + 1
         if learnt == 0 and half > 1:
             return 0
         half += 1
         KC, KR, learnt = _half(cols, m, n, ctab, cspread, KC, KR)
-        if full == KR:
+        if KR == full:
             return half + 1
         if learnt == 0:
             return 0

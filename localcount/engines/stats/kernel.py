@@ -78,10 +78,10 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
     while True:
         rounds += 1
         KR, KC, by_rows = _half_pass(rows, n, m, KR, KC, rtab, rspread)
-        if total == KR:
+        if KR == total:
             return 1, 2 * rounds - 1, KR
         KC, KR, by_columns = _half_pass(cols, m, n, KC, KR, ctab, cspread)
-        if total == KR:
+        if KR == total:
             return 1, 2 * rounds, KR
         if not (by_rows or by_columns):
             return 0, 2 * rounds, KR

@@ -170,7 +170,7 @@ def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
                     if after_b == U:
                         break  # row b changed nothing after row a: stuck
                     U = np.int64(T[after_b]) if table else _still_unknown(a, after_b, clue_a, ta, m, Q)
-                    if after_b == U or U == 0:
+                    if U == after_b or U == 0:
                         break
             if U == 0:
                 total += w
