@@ -63,13 +63,10 @@ def grid_rows(grid: Grid, n: int, m: int) -> list:
 
 def grid_cols(grid: Grid, n: int, m: int) -> list:
     """The m column lines of a grid, left to right (bit r is row r)."""
-    cols = [0] * m
-    for r, row in enumerate(grid_rows(grid, n, m)):
-        while row:
-            low = row & -row
-            cols[low.bit_length() - 1] |= 1 << r
-            row ^= low
-    return cols
+    if not n or not m:
+        return [0] * m
+    rows = [bin(row)[:1:-1].ljust(m, "0") for row in grid_rows(grid, n, m)]  # cell c at character c
+    return [int("".join(col)[::-1], 2) for col in zip(*rows)]
 
 
 def grid_from_rows(rows, m: int) -> Grid:

@@ -26,9 +26,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def client():
+    """The app with its lifespan, as ``serve`` runs it: the worker processes start first."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return TestClient(web.create_app(), raise_server_exceptions=False)
+        app = TestClient(web.create_app(), raise_server_exceptions=False)
+    with app:
+        yield app
 
 
 def rows_of(g: int, n: int, m: int) -> list:

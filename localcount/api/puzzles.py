@@ -67,18 +67,23 @@ def _cells(grid) -> list:
 
 def parse_grid(grid) -> tuple:
     """(Grid, n, m) of a grid given as lists, strings or a numpy array."""
+    if isinstance(grid, list | tuple) and grid and all(isinstance(row, str) for row in grid):
+        m = len(grid[0])
+        if all(len(row) == m and not row.strip("01") for row in grid):  # the page's rows: read as numbers
+            return grid_from_rows([int(row[::-1] or "0", 2) for row in grid], m), len(grid), m
     rows = _cells(grid)
     n, m = len(rows), len(rows[0]) if rows else 0
     return grid_from_rows([sum(v << c for c, v in enumerate(row)) for row in rows], m), n, m
 
 
 def cells_of(mask: Grid, m: int) -> tuple:
-    """The cells of a Grid mask as (row, column) pairs, in order (a set bit at a time: fast on sparse masks)."""
+    """The cells of a Grid mask as (row, column) pairs, in order."""
+    bits = bin(mask)[:1:-1]  # bit 0 first
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(divmod(low.bit_length() - 1, m))
-        mask ^= low
+    at = bits.find("1")
+    while at >= 0:
+        out.append(divmod(at, m))
+        at = bits.find("1", at + 1)
     return tuple(out)
 
 
@@ -680,6 +685,16 @@ class Puzzle:
         rows = [list(c) for c in self.rows]
         cols = [list(c) for c in self.columns]
         return f"Puzzle(rows={rows}, columns={cols}{extra})"
+
+
+def use_compiled(on: bool = True) -> None:
+    """Run local logic compiled (numba) in this process from now on, wherever the puzzle's sides are at most 62
+    cells (the same steps, verdicts and solutions; the server's worker processes do), or interpreted again
+    (``on=False``).  The first call loads numba and the compiled code from its disk cache (compiling it the first
+    time: seconds)."""
+    from ..puzzle.solving import logic
+
+    logic.use_compiled(on)
 
 
 def examples_list() -> list:

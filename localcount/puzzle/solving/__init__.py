@@ -1,6 +1,8 @@
 """Solving one puzzle: local logic on any clues, probing, the complete search, SAT, belief propagation, colour puzzles.
 
 * ``logic`` — local logic on arbitrary clues (contradictions named), step by step, on a board kept by line;
+* ``compiled`` — the same local logic compiled (numba), for sides up to 62 cells, once ``logic.use_compiled()``
+  asks for it (the page's worker processes do);
 * ``probing`` — trying each unknown cell both ways, between local logic and branching;
 * ``hints`` — a player's next hint from their marks: the line that decides the most cells and why, in words;
 * ``search`` — local logic, probing, then a complete search, every solution verified; the level a puzzle needs;
@@ -12,5 +14,6 @@
 ``logic``, ``search``, ``sat`` and ``beliefs`` know both variants (nonograms and yesnograms).
 
 Imports ``model`` (not ``formats``, ``making`` nor ``drawing``), ``clues``, ``lines.words`` and ``lines.colours``;
-numpy in ``beliefs``, python-sat inside ``sat``'s functions; nothing here loads numba.
+numpy in ``beliefs``, python-sat inside ``sat``'s functions; ``compiled`` imports ``lines.solvers`` (numba), and
+only ``logic.use_compiled`` imports ``compiled``, so nothing here loads numba unless asked.
 """

@@ -124,6 +124,24 @@ class Board:
         return ~(self.rows1[r] | self.rows0[r]) & ((1 << self.m) - 1)
 
 
+#: The compiled local logic (module ``compiled``, numba) once ``use_compiled()`` loaded it; None: interpreted.
+_compiled = None
+
+
+def use_compiled(on: bool = True) -> None:
+    """From now on in this process, ``settle`` runs compiled (``compiled``: the same passes, steps and verdicts)
+    on boards of at most ``compiled.MAX_SIDE`` cells a side, or interpreted again (``on=False``).  The first
+    call loads numba and the compiled code (from its disk cache, or compiling it: seconds)."""
+    global _compiled
+    if on:
+        from . import compiled
+
+        compiled.load()
+        _compiled = compiled
+    else:
+        _compiled = None
+
+
 def settle(
     board: Board, row_clues, col_clues, rows=None, cols=None, steps: list | None = None, halves: list | None = None
 ) -> str | None:
@@ -144,7 +162,23 @@ def settle(
     cols_todo = (1 << m) - 1 if cols is None else sum(1 << c for c in set(cols))
     known = board.known
     row_cells = None if steps is None else (lambda r, x: x << (r * m))
-    col_cells = None if steps is None else (lambda c, x: sum(1 << (r * m + c) for r in bit_positions(x)))
+    gap = "0" * (m - 1)  # a column's cell r is Grid bit r*m + c: its bits spread m apart
+    col_cells = None if steps is None else (lambda c, x: int(gap.join(bin(x)[2:]), 2) << c)
+    if _compiled is not None and 0 < n <= _compiled.MAX_SIDE and 0 < m <= _compiled.MAX_SIDE:
+        code, trace, learnt, total = _compiled.settle(
+            rows1, rows0, cols1, cols0, row_clues, col_clues, board.yes, rows_todo, cols_todo
+        )
+        board.known = known + total
+        if steps is not None:
+            for line, new1, new0 in trace:
+                if line < n:
+                    steps.append(Step(f"row {line + 1}", row_cells(line, new1), row_cells(line, new0)))
+                else:
+                    c = line - n
+                    steps.append(Step(f"column {c + 1}", col_cells(c, new1), col_cells(c, new0)))
+        if halves is not None:
+            halves += [known + x for x in learnt]
+        return None if code < 0 else f"row {code + 1}" if code < n else f"column {code - n + 1}"
     try:
         while rows_todo or cols_todo:
             bad, crossing, learnt = _pass(

@@ -1,0 +1,95 @@
+"""The compiled local logic (``puzzle.solving.compiled``) against the interpreted ``logic.settle``: the same
+verdict, board, known count, steps and half passes on random puzzles of both variants, from all unknown and
+from givens (right and wrong), contradictions included, on sides up to the compiled limit."""
+
+import random
+
+import pytest
+
+from localcount.clues import grid_clues
+from localcount.puzzle.solving import compiled, logic
+
+
+def settled(board, rows, cols, dirty, on: bool) -> tuple:
+    """(verdict, the board's lines and known count, steps, halves) of ``settle`` on a copy, compiled or not."""
+    b = board.copy()
+    steps, halves = [], []
+    logic.use_compiled(on)
+    try:
+        bad = logic.settle(b, rows, cols, *dirty, steps=steps, halves=halves)
+    finally:
+        logic.use_compiled(False)
+    return bad, (b.rows1, b.rows0, b.cols1, b.cols0, b.known), steps, halves
+
+
+def random_case(rng: random.Random, n: int, m: int) -> tuple:
+    """(board, row clues, column clues, dirty lines): the clues of a random grid, sometimes one clue changed (a
+    contradiction, or another puzzle), some cells given (some of them wrong), a yesnogram now and then."""
+    variant = rng.choice(("nonogram", "nonogram", "yesnogram"))
+    density = rng.choice((0.3, 0.5, 0.7))
+    grid = sum(1 << i for i in range(n * m) if rng.random() < density)
+    rows, cols = (list(x) for x in grid_clues(grid, n, m, variant))
+    if rng.random() < 0.3:  # another clue for one line: the puzzle may have no solution
+        k = rng.randrange(n + m)
+        target, length = (rows, m) if k < n else (cols, n)
+        k = k if k < n else k - n
+        runs = [b for b in (rng.randint(1, max(1, length // 2)) for _ in range(rng.randint(0, 3)))]
+        while runs and sum(runs) + len(runs) - 1 > length:
+            runs.pop()
+        target[k] = tuple(runs)
+    filled = empty = 0
+    if rng.random() < 0.5:
+        for i in range(n * m):
+            if rng.random() < 0.1:
+                truth = grid >> i & 1
+                if rng.random() < 0.1:
+                    truth = 1 - truth  # a wrong given
+                if truth:
+                    filled |= 1 << i
+                else:
+                    empty |= 1 << i
+    board = logic.Board.from_masks(n, m, filled, empty, variant)
+    dirty = (None, None)
+    if filled | empty and rng.random() < 0.5:
+        dirty = ({rng.randrange(n) for _ in range(2)}, {rng.randrange(m) for _ in range(2)})
+    return board, tuple(rows), tuple(cols), dirty
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_settle_is_the_interpreted_one(seed):
+    rng = random.Random(seed)
+    sizes = [(rng.randint(1, 9), rng.randint(1, 9)) for _ in range(150)]
+    sizes += [(rng.randint(10, 40), rng.randint(10, 40)) for _ in range(25)]
+    sizes += [(compiled.MAX_SIDE, rng.randint(1, compiled.MAX_SIDE)), (rng.randint(1, 5), compiled.MAX_SIDE)]
+    verdicts = set()
+    for n, m in sizes:
+        board, rows, cols, dirty = random_case(rng, n, m)
+        slow = settled(board, rows, cols, dirty, False)
+        fast = settled(board, rows, cols, dirty, True)
+        assert fast == slow, (n, m, rows, cols, dirty, board.yes)
+        verdicts.add("contradiction" if slow[0] else "solved" if slow[1][4] == n * m else "stuck")
+    assert verdicts == {"contradiction", "solved", "stuck"}  # the cases reach every verdict
+
+
+def test_sides_past_the_compiled_limit_run_interpreted():
+    n, m = 3, compiled.MAX_SIDE + 1
+    grid = int("10" * (n * m // 2 + 1), 2) & ((1 << (n * m)) - 1)
+    rows, cols = grid_clues(grid, n, m)
+    board = logic.Board(n, m)
+    assert settled(board, rows, cols, (None, None), True) == settled(board, rows, cols, (None, None), False)
+
+
+def test_the_api_answers_alike_compiled():
+    import localcount as lc
+
+    for name in lc.examples():
+        p = lc.Puzzle.read(name)
+        if p.palette is not None:
+            continue
+        plain = (p.explain(), p.difficulty, p.solve().verdict)  # steps, verdicts, levels
+        logic.use_compiled()
+        try:
+            fast = (p.explain(), p.difficulty, p.solve().verdict)
+        finally:
+            logic.use_compiled(False)
+        assert fast == plain, name
