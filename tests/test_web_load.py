@@ -39,6 +39,16 @@ def test_a_worker_process_runs_local_logic_compiled():
         logic.use_compiled(False)
 
 
+def test_a_worker_whose_compiled_code_fails_stays_interpreted(monkeypatch, capsys):
+    def broken(on=True):
+        raise OSError("no cache")
+
+    monkeypatch.setattr(web.puzzles, "use_compiled", broken)
+    web._worker_start(0)
+    assert logic._compiled is None
+    assert "local logic stays interpreted (OSError: no cache)" in capsys.readouterr().err
+
+
 def test_closing_a_pool_stops_a_search_still_running():
     hard = (ROOT / "tests" / "puzzles" / "webpbn-survey-knotty.xml").read_text()
     pool = web.ProcessPool(1, niceness=10, busy_message="busy")

@@ -31,6 +31,7 @@ import json
 import os
 import pathlib
 import socket
+import sys
 import threading
 import time
 
@@ -435,8 +436,12 @@ def searches(name: str, data: dict) -> bool:
 def _worker_start(niceness: int) -> None:
     """A worker process of a pool: local logic runs compiled (``api.puzzles.use_compiled``: an analysis of a new
     30x30 drawing in about 2.5 ms instead of 15), loaded first, then a search process yields the cores to the
-    live answers (a lower priority)."""
-    puzzles.use_compiled()
+    live answers (a lower priority).  Should the compiled code fail to load, local logic stays interpreted (the
+    same answers, slower), and the worker says so on stderr."""
+    try:
+        puzzles.use_compiled()
+    except Exception as err:  # a broken numba cache, no compiler: not worth a worker that answers nothing
+        print(f"localcount serve: local logic stays interpreted ({err.__class__.__name__}: {err})", file=sys.stderr)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
