@@ -190,7 +190,8 @@ def test_design_writes_the_side_by_side_picture(tmp_path):
     [["heart", "--size", "0x5"], ["heart", "--size", "5y5"], ["missing.png", "--size", "5"],
      ["heart", "--size", "5", "--threshold", "2"], ["heart", "--size", "5", "--steps", "9-3"],
      ["heart", "--size", "5", "--steps", "40"], ["heart", "--size", "5", "--pool", "0"],
-     ["heart", "--size", "5", "--max-changes", "-1"], ["README.md", "--size", "5"]],
+     ["heart", "--size", "5", "--max-changes", "-1"], ["README.md", "--size", "5"],
+     ["heart", "--size", "5", "--timeout", "0"], ["heart", "--size", "5", "--timeout", "never"]],
 )  # fmt: skip
 def test_bad_design_arguments_exit_2_with_one_line(args):
     pytest.importorskip("PIL")
@@ -208,3 +209,10 @@ def test_a_design_that_cannot_be_made_exits_1():
     pytest.importorskip("PIL")
     proc = run("design", "smiley", "--size", "20", "--max-changes", "0", "--seed", "1")
     assert proc.returncode == 1 and proc.stdout == "" and "max-changes 0" in proc.stderr
+
+
+def test_a_design_past_its_time_limit_exits_1_and_says_so():
+    pytest.importorskip("PIL")
+    proc = run("design", "smiley", "--size", "40", "--seed", "1", "--timeout", "0.001")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "gave up after 0.001 s" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -188,7 +188,8 @@ def test_generate_writes_a_png(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [["0"], ["4", "x"], ["4", "4", "4"], ["4", "--steps", "9-3"], ["4", "--steps", "40"], ["4", "--density", "2"],
-     ["4", "--tries", "0"], ["4", "--method", "guess"]],
+     ["4", "--tries", "0"], ["4", "--method", "guess"], ["4", "--timeout", "0"], ["4", "--timeout", "-1"],
+     ["4", "--timeout", "nan"], ["4", "--timeout", "soon"]],
 )  # fmt: skip
 def test_bad_generate_arguments_exit_2_with_one_line(args):
     proc = run("generate", *args)
@@ -201,6 +202,25 @@ def test_nothing_found_exits_1():
     assert proc.returncode == 1 and proc.stdout == "" and "among 10 random grids" in proc.stderr
     proc = run("generate", "5", "--steps", "17", "--tries", "10", "--seed", "1", "--method", "rejection")
     assert proc.returncode == 1 and "random grids; try more --tries (seed 1)" in proc.stderr
+
+
+def test_a_time_limit_stops_rejection_and_search_alike():
+    import time
+
+    for method in ("rejection", "search", "auto"):  # 6x6 grids of 25 steps or more: not met in 100,000 tries
+        start = time.monotonic()
+        with pytest.raises(generate.OutOfTime, match=r"no simple 6x6 grid of 25- steps found in 0\.5 s \(\d+ grids"):
+            generate.generate(6, 6, (25, None), seed=1, tries=10**9, method=method, timeout=0.5)
+        assert time.monotonic() - start < 0.5 + 1.5  # loose: a busy machine; a 6x6 grid takes well under 1 ms
+    made = generate.generate(5, 5, (4, 4), seed=1, timeout=30)  # found well before its limit, and checked
+    assert made.steps == 4
+
+
+def test_nothing_found_in_time_exits_1_and_says_so():
+    proc = run("generate", "6", "--steps", "25-", "--seed", "1", "--timeout", "0.5")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "found in 0.5 s" in proc.stderr and "try a longer --timeout" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_generate_says_when_a_puzzle_was_found_by_search():

@@ -184,6 +184,9 @@ BAD = [
     ("/api/generate", {"rows": True}, 400),
     ("/api/generate", {"rows": 5, "steps": "x"}, 422),
     ("/api/generate", {"rows": 5, "steps": "99"}, 422),
+    ("/api/generate", {"rows": 5, "timeout": 0}, 400),
+    ("/api/generate", {"rows": 5, "timeout": 31}, 400),
+    ("/api/generate", {"rows": 6, "steps": "25-", "seed": 1, "timeout": 0.5}, 422),  # none found in time
     ("/api/design", {"picture": "../../etc/passwd", "rows": 5}, 400),
     ("/api/design", {"image": "not base64!", "rows": 5}, 400),
     ("/api/design", {"image": base64.b64encode(b"not a picture").decode(), "rows": 5}, 422),

@@ -72,17 +72,17 @@ def _size(n, m) -> tuple:
 
 
 def make_random(n: int, m: int | None = None, *, steps=None, seed: int | None = None, density: float = 0.5,
-                tries: int | None = None, method: str = "auto") -> Made:  # fmt: skip
+                tries: int | None = None, method: str = "auto", timeout: float | None = None) -> Made:  # fmt: skip
     """``generate`` and how it went (a ``Made``)."""
     from ..puzzle.making import generate as maker
 
     n, m = _size(n, m)
     wanted = steps_range(steps)
     with usage_errors():
-        maker.validate(n, m, wanted, density, 1 if tries is None else tries, method)
+        maker.validate(n, m, wanted, density, 1 if tries is None else tries, method, timeout)
     seed, start = _seed(seed), time.perf_counter()
     try:
-        made = maker.generate(n, m, wanted, density, seed, tries, method)
+        made = maker.generate(n, m, wanted, density, seed, tries, method, timeout)
     except maker.GenerateError as err:
         raise maker.GenerateError(f"{err} (seed {seed})") from None
     p = replace(
@@ -92,17 +92,20 @@ def make_random(n: int, m: int | None = None, *, steps=None, seed: int | None = 
 
 
 def generate(n: int, m: int | None = None, *, steps=None, seed: int | None = None, density: float = 0.5,
-             tries: int | None = None, method: str = "auto") -> Puzzle:  # fmt: skip
+             tries: int | None = None, method: str = "auto", timeout: float | None = None) -> Puzzle:  # fmt: skip
     """A random simple n×m puzzle (n alone: a square) whose difficulty is ``steps`` (a number, (lo, hi) or '3-6').
 
     Drawn uniformly from the simple grids of that difficulty at ``density``
     by rejection, or (``method`` auto or search) found by a walk that is not
-    uniform; ``seed``: the same seed, the same puzzle.
+    uniform; ``seed``: the same seed, the same puzzle.  ``timeout``: give up
+    after that many seconds (looked at after each grid tried), a
+    ``GenerateError`` that says so.
 
     >>> generate(5, steps=4, seed=1).difficulty
     4
     """
-    return make_random(n, m, steps=steps, seed=seed, density=density, tries=tries, method=method).puzzle
+    return make_random(n, m, steps=steps, seed=seed, density=density, tries=tries, method=method,
+                       timeout=timeout).puzzle  # fmt: skip
 
 
 def _design_size(size) -> tuple:
@@ -152,7 +155,7 @@ def make_design(picture, size, *, steps=None, seed: int | None = None, threshold
     with usage_errors():  # DesignError too: a picture that cannot be read is bad input
         if max_changes is not None and max_changes < 0:
             raise ValueError(f"--max-changes must be at least 0, got {max_changes}")
-        gen.validate(n, m, wanted)
+        gen.validate(n, m, wanted, timeout=timeout)
         source, name = _picture(picture)
         grey = maker.load_grey(source, n, m)
         maker.validate(grey, threshold, wanted, pool)
@@ -184,15 +187,17 @@ def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None
     n, m = len(rows), len(rows[0]) if rows else 0
     wanted = steps_range(steps)
     with usage_errors():
-        gen.validate(n, m, wanted)
+        gen.validate(n, m, wanted, timeout=timeout)
     grey = [[0.0 if v else 1.0 for v in row] for row in rows]
     return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL,
                      timeout)  # fmt: skip
 
 
 def design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,
-           max_changes: int | None = None) -> Puzzle:  # fmt: skip
+           max_changes: int | None = None, timeout: float | None = None) -> Puzzle:  # fmt: skip
     """A simple puzzle that looks like a picture (a PNG or JPEG file, or a shipped picture's name such as 'heart'),
     ``size`` (rows, columns) or a number for a square: the picture scaled and thresholded, then as few cells
-    changed as local logic needs.  Needs the ``pictures`` extra (Pillow)."""
-    return make_design(picture, size, steps=steps, seed=seed, threshold=threshold, max_changes=max_changes).puzzle
+    changed as local logic needs; ``timeout``: give up (``DesignError``) after that many seconds.  Needs the
+    ``pictures`` extra (Pillow)."""
+    return make_design(picture, size, steps=steps, seed=seed, threshold=threshold, max_changes=max_changes,
+                       timeout=timeout).puzzle  # fmt: skip

@@ -53,6 +53,8 @@ def generate_parser() -> argparse.ArgumentParser:
                     "Metropolis walk, for rare difficulties), or auto: rejection, then search (default)")  # fmt: skip
     ap.add_argument("--tries", type=int, help="grids rejection draws, and search tries, before giving up "
                     "(default: about 10^6 cells)")  # fmt: skip
+    ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up after this many seconds "
+                    "(default: none; --tries bounds the work)")  # fmt: skip
     ap.add_argument("--png", metavar="FILE", help="also write the puzzle (clues, blank grid) as a picture")
     return ap
 
@@ -85,8 +87,8 @@ def generate_main(argv) -> int:
     def body() -> int:
         n, m = _size(args.size)
         out = make_random(
-            n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method
-        )
+            n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method,
+            timeout=args.timeout)  # fmt: skip
         made, p = out.made, out.puzzle.model
         if made.method == "rejection":
             how = f"drawn by rejection ({plural(made.tries, 'grid')} drawn)"
@@ -114,6 +116,8 @@ def design_parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-changes", type=int, help="give up past this many changed cells (default: no limit)")
     ap.add_argument("--pool", type=int, default=design.POOL, help=f"cells tried per change, closest to the "
                     f"threshold first (default {design.POOL})")  # fmt: skip
+    ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up after this many seconds (default: "
+                    "none)")  # fmt: skip
     ap.add_argument(
         "--png", metavar="FILE", help="also write the picture, the puzzle and the changed cells side by side"
     )
@@ -126,7 +130,7 @@ def design_main(argv) -> int:
 
     def body() -> int:
         out = make_design(args.image, args.size, steps=args.steps, seed=args.seed, threshold=args.threshold,
-                          max_changes=args.max_changes, pool=args.pool)  # fmt: skip
+                          max_changes=args.max_changes, pool=args.pool, timeout=args.timeout)  # fmt: skip
         made, p, n, m = out.made, out.puzzle.model, out.made.n, out.made.m
         say(f"{m}x{n} puzzle (columns x rows) from {out.picture}: {made.changes} of {n * m} cells changed "
             f"({100 * made.changes / (n * m):.1f} %; local logic left {made.bound} unknown on the thresholded picture), "

@@ -267,7 +267,7 @@ def do_generate(data: dict) -> dict:
     n, m = size_of(data)
     steps = field(data, "steps", (str, int))
     seed = field(data, "seed", int)
-    made = making.make_random(n, m, steps=steps, seed=seed)
+    made = making.make_random(n, m, steps=steps, seed=seed, timeout=timeout_of(data, MAKING_TIMEOUT))
     return {"puzzle": puzzle_json(made.puzzle), "seed": made.seed, "steps": made.made.steps,
             "grid": rows_of(made.puzzle.goal), "seconds": round(made.seconds, 4)}  # fmt: skip
 

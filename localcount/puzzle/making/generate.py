@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import time
 from dataclasses import dataclass
 
 from ...clues import Grid, grid_clues
@@ -57,6 +58,17 @@ SEARCH_FACTOR = 4
 
 class GenerateError(ValueError):
     """No puzzle as asked (a one-line reason)."""
+
+
+class OutOfTime(GenerateError):
+    """No puzzle as asked found before the time limit."""
+
+
+def _clock(deadline: float | None, timeout: float | None, n: int, m: int, steps, k: int) -> None:
+    """OutOfTime once ``deadline`` (``time.monotonic``) has passed, after ``k`` grids."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime(f"no simple {n}x{m} grid{_wanted(steps)} found in {timeout:g} s ({k} grids tried); "
+                        "try a longer --timeout, or other --steps")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -124,8 +136,11 @@ def default_tries(n: int, m: int) -> int:
     return max(MIN_TRIES, TRIES_CELLS // max(1, n * m))
 
 
-def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, method: str = "auto") -> None:
+def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, method: str = "auto",
+             timeout: float | None = None) -> None:  # fmt: skip
     """GenerateError for arguments no puzzle can meet (bad input, before any work)."""
+    if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0 and math.isfinite(timeout)):
+        raise GenerateError(f"timeout must be a number of seconds more than 0, got {timeout!r}")
     if n < 1 or m < 1:
         raise GenerateError(f"size must be at least 1x1, got {n}x{m}")
     if n * m > MAX_CELLS:
@@ -144,36 +159,43 @@ def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, m
 
 
 def generate(n: int, m: int, steps: tuple | None = None, density: float = 0.5, seed: int = 0,
-             tries: int | None = None, method: str = "auto") -> Made:  # fmt: skip
+             tries: int | None = None, method: str = "auto", timeout: float | None = None) -> Made:  # fmt: skip
     """A checked random simple n×m puzzle with difficulty in ``steps`` (lo, hi) (see the module docstring).
 
     ``tries``: grids ``rejection`` draws, and grids ``search`` tries
     (default: ``default_tries`` and SEARCH_FACTOR times as many; ``auto``
-    may spend both).  GenerateError when the arguments are impossible or
-    no puzzle was found.
+    may spend both).  ``timeout``: seconds for both together, looked at
+    after each grid (OutOfTime).  GenerateError when the arguments are
+    impossible or no puzzle was found.
     """
     searched = SEARCH_FACTOR * default_tries(n, m) if tries is None else tries
     tries = default_tries(n, m) if tries is None else tries
-    validate(n, m, steps, density, tries, method)
+    validate(n, m, steps, density, tries, method, timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
     if method in ("auto", "rejection"):
         try:
-            return rejection(n, m, steps, density, seed, tries)
+            return rejection(n, m, steps, density, seed, tries, deadline, timeout)
+        except OutOfTime:
+            raise
         except GenerateError:
             if method == "rejection":
                 raise
     try:
-        return search(n, m, steps, density, seed, searched)
+        return search(n, m, steps, density, seed, searched, deadline, timeout)
     except GenerateError as err:
-        if method == "search":
+        if method == "search" or isinstance(err, OutOfTime):
             raise
         raise GenerateError(f"no simple {n}x{m} grid{_wanted(steps)} among {tries} random grids, nor in a search "
                             f"of {searched} more; try more --tries") from err  # fmt: skip
 
 
-def rejection(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int) -> Made:
-    """The first of ``tries`` random grids that is simple with difficulty in ``steps`` (module docstring)."""
+def rejection(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int,
+              deadline: float | None = None, timeout: float | None = None) -> Made:  # fmt: skip
+    """The first of ``tries`` random grids that is simple with difficulty in ``steps`` (module docstring); OutOfTime
+    past ``deadline``."""
     rng = random.Random(seed)
     for k in range(1, tries + 1):
+        _clock(deadline, timeout, n, m, steps, k - 1)
         grid = random_grid(rng, n, m, density)
         found = steps_of(grid, n, m)
         if found is not None and within(found, steps):
@@ -216,12 +238,15 @@ def _accept(rng: random.Random, ratio: float, rise: float) -> bool:
     return x >= 0 or rng.random() < math.exp(x)
 
 
-def search(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int) -> Made:
-    """The first grid of energy 0 that the Metropolis walk of the module docstring meets within ``tries`` grids."""
+def search(n: int, m: int, steps: tuple | None, density: float, seed: int, tries: int,
+           deadline: float | None = None, timeout: float | None = None) -> Made:  # fmt: skip
+    """The first grid of energy 0 that the Metropolis walk of the module docstring meets within ``tries`` grids;
+    OutOfTime past ``deadline``."""
     rng = random.Random(seed)
     grid, k = random_grid(rng, n, m, density), 1
     e, found = energy(grid, n, m, steps)
     while e > 0:
+        _clock(deadline, timeout, n, m, steps, k)
         if k >= tries:
             raise GenerateError(
                 f"no simple {n}x{m} grid{_wanted(steps)} in a search of {tries} grids; try more --tries"
