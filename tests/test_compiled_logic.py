@@ -93,3 +93,42 @@ def test_the_api_answers_alike_compiled():
         finally:
             logic.use_compiled(False)
         assert fast == plain, name
+
+
+def test_settle_switches_itself_to_compiled_once_work_is_slow():
+    import time
+
+    rows, cols = grid_clues(0b1011_0110_1101, 3, 4)
+    told = []
+    try:
+        logic.compile_when_slow(0.0, None, told.append)
+        assert logic._compiled is None  # not before a settle finds its time has come
+        logic.settle(logic.Board(3, 4), rows, cols)
+        assert logic._compiled is compiled and logic._switch is None
+        assert len(told) == 1 and told[0].startswith("long work: local logic compiled")
+    finally:
+        logic.use_compiled(False)
+    # a deadline too near for numba's load: no switch, and none planned any more
+    logic.compile_when_slow(0.0, time.monotonic() + logic.LOAD_SECONDS / 2, told.append)
+    logic.settle(logic.Board(3, 4), rows, cols)
+    assert logic._compiled is None and logic._switch is None and len(told) == 1
+    # planned, then cancelled (what the command line does when a command ends)
+    logic.compile_when_slow(0.0, None, told.append)
+    logic.compile_when_slow(None)
+    logic.settle(logic.Board(3, 4), rows, cols)
+    assert logic._compiled is None and len(told) == 1
+
+
+def test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted():
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "localcount", *args], capture_output=True, text=True, timeout=120)
+
+    slow = run("generate", "6", "--steps", "25-", "--seed", "1", "--timeout", "4")  # none found: 4 s of search
+    lines = slow.stderr.strip().splitlines()
+    assert slow.returncode == 1 and len(lines) == 2, slow.stderr
+    assert "long work: local logic compiled from now on" in lines[0] and "found in 4 s" in lines[1]
+    quick = run("generate", "5", "--seed", "1")
+    assert quick.returncode == 0 and "long work" not in quick.stderr

@@ -697,6 +697,18 @@ def use_compiled(on: bool = True) -> None:
     logic.use_compiled(on)
 
 
+def compile_when_slow(after: float | None = 1.0, timeout: float | None = None, notice=None) -> None:
+    """Run local logic compiled in this process once ``after`` seconds of work have passed (numba's load, about a
+    second, is then worth it; short work never pays it), unless ``timeout`` (seconds from now) leaves less than two
+    seconds; ``notice(text)`` is told when it switches.  The command line's ``solve``, ``generate`` and ``design``
+    do this, and cancel it when they end (``after=None``).  Answers are the same either way."""
+    import time
+
+    from ..puzzle.solving import logic
+
+    logic.compile_when_slow(after, None if timeout is None else time.monotonic() + timeout, notice)
+
+
 def examples_list() -> list:
     """The names of the shipped puzzles (``Puzzle.read(name)`` reads one)."""
     return examples.names()

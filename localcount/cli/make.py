@@ -19,6 +19,7 @@ import argparse
 import re
 
 from ..api.making import make_design, make_random
+from ..api.puzzles import compile_when_slow
 from ..puzzle import drawing as pictures
 from ..puzzle import formats
 from ..puzzle.making import design
@@ -86,6 +87,7 @@ def generate_main(argv) -> int:
 
     def body() -> int:
         n, m = _size(args.size)
+        compile_when_slow(timeout=args.timeout, notice=say)
         out = make_random(
             n, m, steps=args.steps, seed=args.seed, density=args.density, tries=args.tries, method=args.method,
             timeout=args.timeout)  # fmt: skip
@@ -98,7 +100,10 @@ def generate_main(argv) -> int:
             f"filled; {how}; checked; {out.seconds:.2f} s")  # fmt: skip
         return _write(p, args, lambda: pictures.png(p))
 
-    return exit_status(body, (ValueError,))  # GenerateError: none found
+    try:
+        return exit_status(body, (ValueError,))  # GenerateError: none found
+    finally:
+        compile_when_slow(None)
 
 
 def design_parser() -> argparse.ArgumentParser:
@@ -129,6 +134,7 @@ def design_main(argv) -> int:
     args = design_parser().parse_args(argv)
 
     def body() -> int:
+        compile_when_slow(timeout=args.timeout, notice=say)
         out = make_design(args.image, args.size, steps=args.steps, seed=args.seed, threshold=args.threshold,
                           max_changes=args.max_changes, pool=args.pool, timeout=args.timeout)  # fmt: skip
         made, p, n, m = out.made, out.puzzle.model, out.made.n, out.made.m
@@ -138,4 +144,7 @@ def design_main(argv) -> int:
             f"tried; checked; {out.seconds:.2f} s")  # fmt: skip
         return _write(p, args, lambda: pictures.design_png(out.grey, made.grid, made.target))
 
-    return exit_status(body, (ValueError,))  # DesignError: none found
+    try:
+        return exit_status(body, (ValueError,))  # DesignError: none found
+    finally:
+        compile_when_slow(None)

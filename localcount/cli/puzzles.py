@@ -156,12 +156,15 @@ def solve_main(argv) -> int:
     except KeyboardInterrupt:
         say("interrupted")
         return 130
+    finally:
+        api.compile_when_slow(None)
 
 
 def _solve_main(args) -> int:
     limit = args.limit if args.limit is not None else (100 if args.all else 2)
     try:
         api.check_solve(args.method, limit, args.max_nodes, args.timeout)
+        api.compile_when_slow(timeout=args.timeout, notice=say)
         p = load(args.source, args.format, args.variant)
         if hasattr(p, "palette"):
             return _solve_colour(p, args, limit)

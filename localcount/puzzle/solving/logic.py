@@ -16,6 +16,7 @@ what it finds comes back swapped too.  Columns are solved as usual.
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass
 
 from ...clues import rows_count_zeros
@@ -132,7 +133,8 @@ def use_compiled(on: bool = True) -> None:
     """From now on in this process, ``settle`` runs compiled (``compiled``: the same passes, steps and verdicts)
     on boards of at most ``compiled.MAX_SIDE`` cells a side, or interpreted again (``on=False``).  The first
     call loads numba and the compiled code (from its disk cache, or compiling it: seconds)."""
-    global _compiled
+    global _compiled, _switch
+    _switch = None
     if on:
         from . import compiled
 
@@ -140,6 +142,38 @@ def use_compiled(on: bool = True) -> None:
         _compiled = compiled
     else:
         _compiled = None
+
+
+#: Loading the compiled code from numba's cache takes about a second (numba's import); compiling it, a few more.
+LOAD_SECONDS = 2.0
+#: ``compile_when_slow``'s plan: (the moment to switch, the deadline to leave room before, what to tell), or None.
+_switch = None
+
+
+def compile_when_slow(after: float | None = 1.0, deadline: float | None = None, notice=None) -> None:
+    """From now on in this process, ``settle`` switches itself to compiled (``use_compiled``) once ``after`` more
+    seconds have passed, so long work pays numba's load (about a second) and short work does not; never when a
+    ``deadline`` (``time.monotonic``) is less than LOAD_SECONDS away.  ``notice(text)`` is told when it
+    switches (and if it cannot).  The answers are the same either way; only the time differs.  ``after=None``:
+    no switch planned any more."""
+    global _switch
+    _switch = None if _compiled is not None or after is None else (time.monotonic() + after, deadline, notice)
+
+
+def _switch_now() -> None:
+    """The switch ``compile_when_slow`` planned, now that its time has come (or not, when the deadline is near)."""
+    global _switch
+    _, deadline, notice = _switch
+    _switch = None
+    if deadline is not None and deadline - time.monotonic() < LOAD_SECONDS:
+        return
+    if notice is not None:
+        notice("long work: local logic compiled from now on (numba; seconds more when it first compiles)")
+    try:
+        use_compiled()
+    except Exception as err:  # no compiled code to be had: the interpreted one gives the same answers
+        if notice is not None:
+            notice(f"local logic stays interpreted ({err.__class__.__name__}: {err})")
 
 
 def settle(
@@ -156,6 +190,8 @@ def settle(
     The rows of a yesnogram board (``board.yes``) are solved complemented
     (module doc).
     """
+    if _switch is not None and time.monotonic() > _switch[0]:
+        _switch_now()
     n, m = board.n, board.m
     rows1, rows0, cols1, cols0 = board.rows1, board.rows0, board.cols1, board.cols0
     rows_todo = (1 << n) - 1 if rows is None else sum(1 << r for r in set(rows))  # bit r: row r to update
