@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import pathlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..clues import Grid, check_variant, grid_from_rows
@@ -270,7 +271,7 @@ def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeou
     local, found, hard = settle(p, method, limit, max_nodes, timeout, _progress if progress else None, steps, on_local)
     return Solution(
         Puzzle.of(p), _verdict(found), (found.level or None) if found.complete else None,
-        tuple(_solution_array(p, g) for g in found.solutions), None if hard is None else hard.steps,
+        Arrays(p, found.solutions), None if hard is None else hard.steps,
         None if hard is None else hard.rounds, found.nodes, getattr(found, "probes", 0),
         time.perf_counter() - start, found.method, found.complete, local, found, tuple(steps),
     )  # fmt: skip
@@ -312,6 +313,36 @@ def _black_and_white(p, method: str, limit: int, max_nodes, timeout, report, ste
     return local, found, None
 
 
+class Arrays(Sequence):
+    """The solutions of a ``Solution`` as numpy arrays (``_solution_array``), made when first read: a solve on the
+    command line, which prints the grids, does not pay numpy's import (about a tenth of a second).  A sequence
+    like the tuple it stands for (``len``, indexing, iteration, ``==`` with a tuple or list)."""
+
+    def __init__(self, p, grids):
+        self._p, self._grids, self._arrays = p, tuple(grids), None
+
+    def _all(self) -> tuple:
+        if self._arrays is None:
+            self._arrays = tuple(_solution_array(self._p, g) for g in self._grids)
+        return self._arrays
+
+    def __getitem__(self, k):
+        return self._all()[k]
+
+    def __len__(self) -> int:
+        return len(self._grids)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Arrays):
+            other = tuple(other)
+        return tuple(self) == tuple(other) if isinstance(other, (tuple, list)) else NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 def _solution_array(p, grid):
     """A solution as an array: bools for black and white (a Grid), colour ids for a colour puzzle (a tuple)."""
     if hasattr(p, "palette"):
@@ -342,7 +373,8 @@ class Solution:
     ``level``: what deciding it needed, 'line' (local logic alone),
     'probing' or 'branching' (None when undecided or when SAT decided);
     ``solutions``: the solutions found (numpy arrays n×m: bools, or colour
-    ids for a colour puzzle), every one checked against the clues;
+    ids for a colour puzzle, made when first read: ``Arrays``), every one
+    checked against the clues;
     ``steps`` and ``rounds``: the difficulty of a puzzle local logic solves
     (None otherwise); ``nodes``, ``probes``, ``seconds``, ``method`` and
     ``complete`` (False when the search stopped early): how it went.
@@ -351,7 +383,7 @@ class Solution:
     puzzle: Puzzle
     verdict: str
     level: str | None
-    solutions: tuple
+    solutions: Arrays
     steps: int | None
     rounds: int | None
     nodes: int

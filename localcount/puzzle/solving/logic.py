@@ -144,6 +144,13 @@ def use_compiled(on: bool = True) -> None:
         _compiled = None
 
 
+def compiled_for(n: int, m: int):
+    """The compiled module (``compiled``) when ``use_compiled`` is on and an n×m board fits it, else None."""
+    if _compiled is not None and 0 < n <= _compiled.MAX_SIDE and 0 < m <= _compiled.MAX_SIDE:
+        return _compiled
+    return None
+
+
 #: Loading the compiled code from numba's cache takes about a second (numba's import); compiling it, a few more.
 LOAD_SECONDS = 2.0
 #: ``compile_when_slow``'s plan: (the moment to switch, the deadline to leave room before, what to tell), or None.
@@ -200,7 +207,7 @@ def settle(
     row_cells = None if steps is None else (lambda r, x: x << (r * m))
     gap = "0" * (m - 1)  # a column's cell r is Grid bit r*m + c: its bits spread m apart
     col_cells = None if steps is None else (lambda c, x: int(gap.join(bin(x)[2:]), 2) << c)
-    if _compiled is not None and 0 < n <= _compiled.MAX_SIDE and 0 < m <= _compiled.MAX_SIDE:
+    if compiled_for(n, m) is not None:
         code, trace, learnt, total = _compiled.settle(
             rows1, rows0, cols1, cols0, row_clues, col_clues, board.yes, rows_todo, cols_todo
         )

@@ -18,6 +18,10 @@ something new is known, so it is not tried again; and the tries of the
 cell whose weaker try decided the most cells are kept, so the search can
 branch there without redoing them (``Branch``).
 
+Once local logic is compiled (``logic.use_compiled``), ``probe`` runs
+compiled too (``compiled._probe``: the same tries, in the same order, with
+the same results), looking at the clock every TICK_CELLS tried cells.
+
 This is the "probing" of the literature (e.g. Jan Wolter's pbnsolve notes
 and the webpbn solver survey, and Wu et al., "An efficient approach to
 solving nonograms", IEEE TCIAIG 2013): the idea only; the code is this
@@ -29,6 +33,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from . import logic
 from .logic import CONTRADICTION, SOLVED, STUCK, Board, bit_positions, settle
 
 
@@ -117,6 +122,9 @@ def probe(board: Board, row_clues, col_clues, clock: Clock | None = None, counts
     increased by the number of tries.
     """
     n, m = board.n, board.m
+    compiled = logic.compiled_for(n, m)
+    if compiled is not None:
+        return _probe_compiled(compiled, board, row_clues, col_clues, clock, counts)
     cells = [(r, c) for r in range(n) for c in range(m)]
     implied1, implied0 = [0] * n, [0] * n  # values an earlier try of this round implied (bit c of row r)
     best = None
@@ -164,3 +172,49 @@ def probe(board: Board, row_clues, col_clues, clock: Clock | None = None, counts
             if best is None or rank > best.score:
                 best = Branch(r, c, tries[1], tries[0], rank)
     return (SOLVED if board.solved() else STUCK), best
+
+
+#: Cells the compiled probing tries between two looks at the clock.
+TICK_CELLS = 32
+
+
+def _probe_compiled(compiled, board: Board, row_clues, col_clues, clock: Clock | None, counts: dict | None) -> tuple:
+    """``probe`` by the compiled ``compiled._probe`` (the same tries in the same order, the same verdicts): the
+    board goes in as one vector and comes back; the clock is looked at every TICK_CELLS tried cells."""
+    n, m = board.n, board.m
+    prober = compiled.Prober(board.rows1 + board.rows0 + board.cols1 + board.cols0, board.known, n, m, row_clues,
+                             col_clues, board.yes)  # fmt: skip
+    state, done = prober.state, 0
+    try:
+        while True:
+            if clock is not None:
+                clock.tick()
+            verdict = prober.run(-1 if clock is None else TICK_CELLS)
+            if counts is not None:
+                counts["probes"] = counts.get("probes", 0) + int(state[compiled.PROBES]) - done
+            done = int(state[compiled.PROBES])
+            if verdict != compiled.PROBE_PAUSED:
+                break
+    finally:
+        _unpack(board, prober.board, int(state[compiled.KNOWN]))
+    if verdict == compiled.PROBE_CONTRADICTION:
+        return CONTRADICTION, None
+    if verdict == compiled.PROBE_SOLVED:
+        return SOLVED, None
+    best = None
+    if state[compiled.HAS_BEST]:
+        filled, empty = board.copy(), board.copy()
+        _unpack(filled, prober.best1, int(state[compiled.BEST_KNOWN1]))
+        _unpack(empty, prober.best0, int(state[compiled.BEST_KNOWN0]))
+        rank = (int(state[compiled.BEST_LOW]), int(state[compiled.BEST_HIGH]))
+        best = Branch(int(state[compiled.BEST_R]), int(state[compiled.BEST_C]), filled, empty, rank)
+    return STUCK, best
+
+
+def _unpack(board: Board, vector, known: int) -> None:
+    """Make ``board`` hold the board vector (rows1, rows0, cols1, cols0) of ``compiled._probe``."""
+    n, m = board.n, board.m
+    lines = vector.tolist()
+    board.rows1[:], board.rows0[:] = lines[:n], lines[n : 2 * n]
+    board.cols1[:], board.cols0[:] = lines[2 * n : 2 * n + m], lines[2 * n + m :]
+    board.known = known

@@ -45,7 +45,7 @@ import threading
 import time
 
 from ..model import Puzzle, PuzzleError
-from . import beliefs, logic, probing, search
+from . import logic, probing, search
 from .automaton import line_automaton
 from .search import MULTIPLE, NO_SOLUTION, SOME, UNDECIDED, UNIQUE, Search, is_solution
 
@@ -346,7 +346,7 @@ def _finish(out: Search, clock: probing.Clock, complete: bool, stopped: str = ""
 class _Assumed:
     """The dive's choices that a solver is asked to keep: those of its first ``keep`` steps."""
 
-    def __init__(self, session: _Session, ended: beliefs.Dive):
+    def __init__(self, session: _Session, ended):
         self.choices, self.keep = ended.choices, len(ended.choices)
         self.phases = session.literals(
             (r, c, ended.belief[r, c] > 0.5) for r in range(session.p.n) for c in range(session.p.m)
@@ -371,6 +371,8 @@ def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: prob
     """(solution, None) by the dive (``beliefs.dive``) or, from its dead end, by ``session`` with the dive's
     choices assumed (see the module doc); (None, None): there is none; (None, assumed): ``session`` ran past
     ASSUMED_FIRST seconds on one try, and a fresh solver should go on with ``assumed`` (an ``_Assumed``)."""
+    from . import beliefs  # numpy: loaded only for a dive
+
     counts = clock.state
     clock.state = {"dive": True}
     try:
