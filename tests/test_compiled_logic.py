@@ -132,3 +132,18 @@ def test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted():
     assert "long work: local logic compiled from now on" in lines[0] and "found in 4 s" in lines[1]
     quick = run("generate", "5", "--seed", "1")
     assert quick.returncode == 0 and "long work" not in quick.stderr
+    # a long one that finds its puzzle: compiled, ended without numba's teardown, its output whole
+    found = run("generate", "8", "--steps", "18-", "--seed", "2", "--timeout", "30")  # about 2 s
+    assert found.returncode == 0 and "long work" in found.stderr, found.stderr
+    assert found.stdout.startswith("// title: random 8x8, seed 2") and found.stdout.endswith("\n"), found.stdout
+    from localcount.puzzle import formats
+
+    made = formats.parse(found.stdout, None, "stdout")  # every clue line written
+    assert (made.n, made.m, len(made.rows), len(made.cols)) == (8, 8, 8, 8)
+
+
+def test_only_puzzle_commands_end_without_the_teardown():
+    from localcount.cli import quick_exit
+
+    assert quick_exit(["solve", "x.non"]) and quick_exit(["generate", "5"]) and quick_exit(["design", "cat"])
+    assert not any(quick_exit(argv) for argv in ([], ["5"], ["table", "--stats"], ["serve"], ["stats", "5"]))

@@ -161,6 +161,23 @@ def test_sat_gives_up_at_its_timeout():
         sat.search_sat(_dom(3), timeout=0)
 
 
+def test_the_sat_solver_keeps_the_deadline_while_it_encodes():
+    import time
+
+    from localcount.puzzle.model import from_grid
+    from localcount.puzzle.solving import logic, probing
+
+    p = from_grid(random.Random(60).getrandbits(60 * 60), 60, 60)  # encoding its lines takes a second or more
+    board = logic.Board(60, 60)
+    with pytest.raises(probing.OutOfTime):
+        sat._Session(p, board, probing.Clock(1e-9))
+    start = time.perf_counter()
+    found = sat.search_sat(p, timeout=0.2, start=board)  # what solve_auto hands over: a board, the time left
+    took = time.perf_counter() - start
+    assert found.stopped == "time" and not found.complete and not found.solutions
+    assert took < 0.2 + 0.5, took  # the limit kept (before: the whole encoding first, 1.5 s and more)
+
+
 def test_cli_auto_reports_the_hand_off_and_json_names_the_method():
     import json
     import os

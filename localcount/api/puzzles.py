@@ -268,13 +268,24 @@ def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeou
     check_solve(method, limit, max_nodes, timeout)
     start, steps = time.perf_counter(), []
     settle = _colour if hasattr(p, "palette") else _black_and_white
-    local, found, hard = settle(p, method, limit, max_nodes, timeout, _progress if progress else None, steps, on_local)
+    left = None if timeout is None else _Left(start, timeout)  # the search gets what local logic left of it
+    local, found, hard = settle(p, method, limit, max_nodes, left, _progress if progress else None, steps, on_local)
     return Solution(
         Puzzle.of(p), _verdict(found), (found.level or None) if found.complete else None,
         Arrays(p, found.solutions), None if hard is None else hard.steps,
         None if hard is None else hard.rounds, found.nodes, getattr(found, "probes", 0),
         time.perf_counter() - start, found.method, found.complete, local, found, tuple(steps),
     )  # fmt: skip
+
+
+class _Left:
+    """What is left of a ``timeout`` that started at ``start`` (``perf_counter``), read when the search starts."""
+
+    def __init__(self, start: float, timeout: float):
+        self.end = start + timeout
+
+    def seconds(self) -> float:
+        return max(self.end - time.perf_counter(), 1e-3)
 
 
 def _colour(p, method: str, limit: int, max_nodes, timeout, report, steps: list, on_local) -> tuple:
@@ -290,7 +301,7 @@ def _colour(p, method: str, limit: int, max_nodes, timeout, report, steps: list,
     if status == colour.SOLVED:
         found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
     else:
-        found = colour.search(p, limit, max_nodes, timeout, report)
+        found = colour.search(p, limit, max_nodes, timeout and timeout.seconds(), report)
     found.method = "search"
     return local, found, None
 
@@ -307,7 +318,7 @@ def _black_and_white(p, method: str, limit: int, max_nodes, timeout, report, ste
         found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE,
                               method="search" if method == "auto" else method)  # fmt: skip
         return local, found, logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
-    found = _search(p, method, limit, max_nodes, timeout, report)
+    found = _search(p, method, limit, max_nodes, timeout and timeout.seconds(), report)
     if out.status == logic.CONTRADICTION:
         found.level = search.LINE
     return local, found, None

@@ -80,6 +80,16 @@ def commands_help() -> str:
     return "\n".join(out)
 
 
+#: Commands that leave nothing to clean up once their output is written (no worker processes, no checkpoint):
+#: ``python -m localcount`` ends them at once when they loaded numba, whose teardown takes about 0.3 s.
+QUICK_EXIT = frozenset({"solve", "generate", "design"})
+
+
+def quick_exit(argv: list) -> bool:
+    """Whether the command of this command line may end without the interpreter's teardown (QUICK_EXIT)."""
+    return bool(argv) and argv[0] in QUICK_EXIT
+
+
 def _command(argv: list) -> tuple:
     """(module, function name, parser name, the command's own arguments) for a command line."""
     spec = COMMANDS.get(argv[0]) if argv else None

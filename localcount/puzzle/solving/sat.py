@@ -188,26 +188,33 @@ def _within(clock: probing.Clock, seconds: float) -> probing.Clock:
 class _Session:
     """A SAT solver loaded once with a puzzle's clauses, from a board of what is already known, for every call."""
 
-    def __init__(self, p: Puzzle, board: logic.Board):
+    def __init__(self, p: Puzzle, board: logic.Board, clock: probing.Clock | None = None):
+        """Encode the lines one by one, looking at ``clock`` after each (a 60x60 takes a second or two in all):
+        OutOfTime past its deadline, the solver then deleted."""
         from pysat.solvers import Solver
 
         self.p, n, m = p, p.n, p.m
         filled, empty = board.filled(), board.empty()
-        clauses = [[k + 1] for k in range(n * m) if filled >> k & 1] + [
-            [-(k + 1)] for k in range(n * m) if empty >> k & 1
-        ]
-        top = n * m
-        sign = -1 if p.yes else 1  # a yesnogram row is read complemented: negated cells ...
-        for r in range(n):
-            known = (
-                (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r])
-            )  # ... values swapped
-            more, top = line_clauses(p.rows[r], [sign * (r * m + c + 1) for c in range(m)], top, *known)
-            clauses += more
-        for c in range(m):
-            more, top = line_clauses(p.cols[c], [r * m + c + 1 for r in range(n)], top, board.cols1[c], board.cols0[c])
-            clauses += more
-        self.solver = Solver(name=SOLVER, bootstrap_with=clauses)
+        self.solver = solver = Solver(name=SOLVER)
+        try:
+            solver.append_formula([[k + 1] for k in range(n * m) if filled >> k & 1])
+            solver.append_formula([[-(k + 1)] for k in range(n * m) if empty >> k & 1])
+            top = n * m
+            sign = -1 if p.yes else 1  # a yesnogram row is read complemented: negated cells ...
+            lines = [(p.rows[r], [sign * (r * m + c + 1) for c in range(m)],
+                      (board.rows0[r], board.rows1[r]) if sign < 0 else (board.rows1[r], board.rows0[r]))  # ... swapped
+                     for r in range(n)]  # fmt: skip
+            lines += [
+                (p.cols[c], [r * m + c + 1 for r in range(n)], (board.cols1[c], board.cols0[c])) for c in range(m)
+            ]
+            for clue, cells, known in lines:
+                more, top = line_clauses(clue, cells, top, *known)
+                solver.append_formula(more)
+                if clock is not None:
+                    clock.tick()
+        except BaseException:
+            solver.delete()
+            raise
 
     def close(self) -> None:
         self.solver.delete()
@@ -222,7 +229,8 @@ class _Session:
         solver = self.solver
         while True:
             solver.clear_interrupt()
-            timer = threading.Timer(SLICE, solver.interrupt)
+            left = SLICE if clock.deadline is None else clock.deadline - time.perf_counter()
+            timer = threading.Timer(min(SLICE, max(left, 0.0)), solver.interrupt)  # a slice ends at the deadline
             timer.start()
             try:
                 found = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -318,7 +326,10 @@ def search_sat(
     if n * m == 0:
         out.solutions.append(0)
         return _finish(out, clock, True)
-    session = _Session(p, board)
+    try:
+        session = _Session(p, board, clock)
+    except probing.OutOfTime:
+        return _finish(out, clock, False, "time")
     try:
         if hint is not None:
             session.take(out, hint)
@@ -412,8 +423,9 @@ def solve_auto(
     clock.state = {"sat": True, "nodes": 0, "solutions": 0, "depth": 0, "probes": 0}
     out = Search(NO_SOLUTION, method="search+sat")
     exhausted, stopped = False, ""
-    session = _Session(p, first.root)
+    session = None
     try:
+        session = _Session(p, first.root, clock)
         try:
             exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
         except probing.OutOfTime:
@@ -423,9 +435,10 @@ def solve_auto(
                 grid, assumed = _first_solution(p, first.root, session, clock)
                 out.solutions += [] if grid is None else [grid]
             session.close()
+            session = None
             session = _Session(
-                p, first.root
-            )  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s, not minutes)
+                p, first.root, clock
+            )  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s)
             if assumed is not None:
                 grid = assumed.solve(session, clock)
                 out.solutions += [] if grid is None else [grid]
@@ -438,7 +451,8 @@ def solve_auto(
     except probing.OutOfTime:
         stopped = "time"
     finally:
-        session.close()
+        if session is not None:
+            session.close()
     found = _finish(out, clock, exhausted, stopped)
     found.seconds = first.seconds + clock.elapsed()
     found.level = search.BRANCHING  # probing was stuck at the root
