@@ -29,6 +29,7 @@ ENGINES = (
     "localcount.engines.stats",
     "localcount.engines.index",
     "localcount.engines.gpu",
+    "localcount.engines.sample",
 )
 
 

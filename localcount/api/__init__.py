@@ -4,6 +4,8 @@
   command line's keys and files;
 * ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``); ``unique``: the
   uniquely solvable count alone, for 2×m to m = 30 and past it by a walk along the columns;
+* ``sample`` — ``sample``: random grids of any size to 62×62, the simple fraction with its interval and the
+  steps (``SampleRun`` from ``run_sample``), sharded and resumable like a count;
 * ``known`` — ``known``: a recorded count with its provenance and the size's recorded ``Stats``, from the
   tables the package ships;
 * ``puzzles`` — ``Puzzle`` (read, parse, write, solve, explain, difficulty, pictures) and ``Solution``;
@@ -32,6 +34,7 @@ from .known import Known, known
 from .making import design, generate
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution
 from .puzzles import examples_list as examples
+from .sample import SampleRun, run_sample, sample
 from .stats import Stats, stats, unique
 
 #: Errors of long runs and of making puzzles, imported when first asked for (``localcount.Stopped``, ...).
@@ -50,6 +53,9 @@ __all__ = [
     "stats",
     "Stats",
     "unique",
+    "sample",
+    "run_sample",
+    "SampleRun",
     "known",
     "Known",
     "Puzzle",

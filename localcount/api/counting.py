@@ -179,6 +179,7 @@ def enumerate_layout(
     shard: str | tuple | None = None,
     sharded: bool = False,
     force: bool = False,
+    sized=None,
 ) -> Enumeration:
     """Run every grid of n×m through the layout ``make_layout(n, m, checkpointed)`` makes: a count, or stats.
 
@@ -192,11 +193,12 @@ def enumerate_layout(
     this process on ``jobs`` threads.  A run estimated at over
     ``REFUSE_SECONDS`` is refused unless ``force``, a shard group or Dask.
     ``log`` appends every shard's log to a file;
-    ``progress`` (or ``feedback``): what it says on stderr.
+    ``progress`` (or ``feedback``): what it says on stderr.  ``sized(n, m)``: (n, m), checked (default
+    ``size``: what the counters take; a sample takes larger grids).
     """
     from ..orchestration.runner import setup_logging
 
-    n, m = size(n, m)
+    n, m = (sized or size)(n, m)
     check_jobs(jobs)
     group = shard_group(shard)
     dask = dask_target(scheduler, dask_local)
@@ -232,7 +234,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
     if est is not None and est > REFUSE_SECONDS and not (force or group or dask):
         pieces = "count it in pieces with --shard K/N on many machines, " if lay.kind == "count" else "run it "
         raise UsageError(
-            f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est)} on {jobs} "
+            f"{lay.what()}; estimated time {format_seconds(est)} on {jobs} "
             f"processes, more than a year ({_day_reach(lay, est)}): {pieces}on a Dask cluster with --scheduler "
             "ADDRESS, or start anyway with --force"
         )
@@ -253,9 +255,7 @@ def _day_reach(lay, est: float) -> str:
 
 def _announce(lay, est, jobs: int, feedback: Feedback, fraction: float = 1.0, what: str = "threads") -> None:
     if feedback.estimates and est is not None and est * fraction > ANNOUNCE_SECONDS:
-        say(
-            f"{lay.n}x{lay.m} is 2^{lay.n * lay.m} grids; estimated time {format_seconds(est * fraction)} on {jobs} {what}"
-        )
+        say(f"{lay.what()}; estimated time {format_seconds(est * fraction)} on {jobs} {what}")
 
 
 def _label(lay) -> str:

@@ -4,6 +4,7 @@
 * ``checkpoints`` — ``merge`` and ``status``;
 * ``table`` — both paths of a range of sizes into results/;
 * ``stats`` — uniqueness, difficulty and stuck grids of one size;
+* ``sample`` — random grids: the simple fraction with its interval, the steps;
 * ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``;
 * ``make`` — ``generate`` and ``design``: simple puzzles made to order, at random or from a picture;
 * ``serve`` — the page for puzzle makers and players (``localcount.web``);
@@ -29,6 +30,7 @@ COMMANDS = {
     "status": "checkpoints:status_main:status_parser",
     "table": "table:main:parser",
     "stats": "stats:main:parser",
+    "sample": "sample:main:parser",
     "solve": "puzzles:solve_main:solve_parser",
     "explain": "puzzles:explain_main:explain_parser",
     "examples": "puzzles:examples_main:examples_parser",
@@ -49,6 +51,7 @@ SUMMARIES = (
         ("(none)", "N [M]: count the locally solvable N x M grids (this help)"),
         ("stats", "uniquely solvable, stuck at the start, steps and rounds of one size"),
         ("table", "every size of a range by two code paths, recorded in results/"),
+        ("sample", "random grids of any size to 62x62: the simple fraction, steps"),
         ("status", "how far the checkpoints of long runs are: done, left, ETA"),
         ("merge", "add up the shard records of runs split over machines"),
     )),

@@ -179,6 +179,10 @@ class Layout:
         """A short name for file names and messages, e.g. '7x7' or '2x20-thin-tab'."""
         return self._written(self.TITLE)
 
+    def what(self) -> str:
+        """What the run goes through, for messages: '5x6 is 2^30 grids'."""
+        return f"{self.n}x{self.m} is 2^{self.n * self.m} grids"
+
     @property
     def options(self) -> str:
         """The count command's options that select this engine (after the size), e.g. ' --method thin'."""

@@ -26,6 +26,7 @@ ENGINES = {
     "tiny": "localcount.engines.tiny.layout:TinyLayout",
     "index": "localcount.engines.index.layout:IndexLayout",
     "gpu": "localcount.engines.gpu.layout:GpuLayout",
+    "sample": "localcount.engines.sample.layout:SampleLayout",
 }
 #: The count command's --method choices: auto picks the tiny counter or the thin counter where
 #: ``tiny_preferred`` or ``thin_preferred`` says, else the general kernel (grid); gpu only when asked for.

@@ -5,6 +5,7 @@
 * ``words`` — the word-operation solver on Python ints: any length, no numba (single puzzles);
 * ``colours`` — the colour line solver: which colours each cell can take (pure Python; colour puzzles);
 * ``bits`` — a line's clue from a machine word, for the kernels.
+* ``board`` — local logic on a board of line words to its fixpoint (numba; single puzzles compiled, samples).
 
 Imports ``clues`` and ``util`` only.
 """

@@ -1,0 +1,71 @@
+"""Random grids from Python: ``sample`` (how many of ``count`` random n×m grids local logic solves) and
+``run_sample``.
+
+The command line's ``sample`` is ``run_sample`` with its options.  It is
+the count's machinery (``counting.enumerate_layout``) with the sample's
+layout (``engines.sample``): short samples run in this process, long ones
+(or asked for a checkpoint or a fresh start) are sharded over worker
+processes and checkpointed, so an interrupted sample resumes.  Every shard
+draws its grids from its own random stream (the seed and the shard's
+number), so the numbers depend on the seed, not on the processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..util.errors import UsageError, usage_errors
+from ..util.messages import say
+from .counting import check_jobs, enumerate_layout
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    """How a sample went: its ``engines.sample.layout.Sample``, time, workers and checkpoint."""
+
+    sample: object  # engines.sample.layout.Sample
+    seconds: float
+    where: str  # e.g. '1 thread' or '2 processes'
+    from_checkpoint: int = 0  # shards that came from the checkpoint
+    shards: int = 0
+    checkpoint: str | None = None
+
+
+def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0, **options):
+    """``count`` random n×m grids (n alone: a square), each cell filled with probability ``density``: how many
+    local logic solves (``fraction``, ``interval``: a 95 % Wilson interval), in how many steps (``steps``), and
+    how many it cannot start on (``stuck``).  Options as ``run_sample``'s.
+
+    >>> s = sample(4, density=0.5, count=2000, seed=1)
+    >>> s.grids, 0.74 < s.fraction < 0.82
+    (2000, True)
+    """
+    return run_sample(n, m, density=density, count=count, seed=seed, **options).sample
+
+
+def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0,
+               **options) -> SampleRun:  # fmt: skip
+    """``sample`` and how the run went (``SampleRun``).  How it runs (``jobs``, ``checkpoint_dir``,
+    ``progress``, ``fresh``, ``log``): the count's ``counting.enumerate_layout``; UsageError (one line naming
+    the argument) for values it cannot take."""
+    from ..engines import registry
+
+    if options.get("shard") or options.get("scheduler") or options.get("dask_local"):
+        raise UsageError("a sample runs on this machine's processes: no --shard, --scheduler or --dask-local")
+    check_jobs(options.get("jobs"))
+
+    def sized(n, m):
+        m = n if m is None else m
+        with usage_errors():
+            registry.engine("sample").make(n, m, density, count, seed)
+        return n, m
+
+    def layout(n: int, m: int, checkpointed: bool):
+        return registry.engine("sample").make(n, m, density, count, seed)
+
+    out = enumerate_layout(layout, n, m, sized=sized, **options)
+    if out.feedback.notices and out.computed < out.shards:
+        say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
+    found = out.layout.finish(out.total)
+    return SampleRun(found, out.seconds, f"{out.workers} {out.what}", out.shards - out.computed, out.shards,
+                     out.checkpoint)  # fmt: skip
