@@ -49,12 +49,14 @@ def test_a_shard_draws_its_own_grids_at_the_density():
 
 def test_the_key_and_the_values():
     lay = SampleLayout.make(30, 20, 0.25, 12345, 9)
-    assert lay.key == "30x20-sample1-d250-r9-c12345" and registry.parse_key(lay.key) == lay
+    assert lay.key == "30x20-sample1-d250-r9-c12345-u0" and registry.parse_key(lay.key) == lay
+    searched = SampleLayout.make(30, 20, 0.25, 12345, 9, 500)
+    assert searched.key.endswith("-u500") and registry.parse_key(searched.key) == searched != lay
     assert lay.shards == 13 and lay.density == 0.25
-    a, b = (1000, 7, 2, 3, 4, 9, 3), (345, 2, 0, 3, 1, 4, 1)
+    a, b = (1000, 7, 2, 0, 0, 3, 4, 9, 3), (345, 2, 0, 0, 0, 3, 1, 4, 1)
     total = lay.add([a, b])
-    assert total == (1345, 9, 2, 3, 5, 4, 1, 9, 3) and lay.parse_value(lay.format_value(total)) == total
-    for bad in ("1,2", "1,2,3,4", "1,-2,3"):
+    assert total == (1345, 9, 2, 0, 0, 3, 5, 4, 1, 9, 3) and lay.parse_value(lay.format_value(total)) == total
+    for bad in ("1,2,3,4", "1,2,3,4,5,6", "1,-2,3,0,0"):
         with pytest.raises(ValueError):
             lay.parse_value(bad)
     with pytest.raises(ValueError):  # not the whole sample
@@ -64,7 +66,8 @@ def test_the_key_and_the_values():
 @pytest.mark.parametrize(
     "args,word",
     [((63, 5, 0.5, 10, 0), "62"), ((5, 5, 1.5, 10, 0), "density"), ((5, 5, 0.1234, 10, 0), "1/1000"),
-     ((5, 5, 0.5, 0, 0), "count"), ((5, 5, 0.5, 10, -1), "seed"), ((0, 5, 0.5, 10, 0), "n")],
+     ((5, 5, 0.5, 0, 0), "count"), ((5, 5, 0.5, 10, -1), "seed"), ((0, 5, 0.5, 10, 0), "n"),
+     ((5, 5, 0.5, 10, 0, -1), "nodes")],
 )  # fmt: skip
 def test_bad_samples_are_refused_naming_the_argument(args, word):
     with pytest.raises(ValueError, match=word):
@@ -95,6 +98,26 @@ def test_the_interval_at_the_edges():
     assert every.steps == {1: 500} and "500 of 500 simple" in format_sample(every)
 
 
+def test_uniqueness_is_that_of_the_clues():
+    from collections import Counter
+
+    n = 4
+    twins = Counter(grid_clues(g, n, n) for g in range(1 << (n * n)))  # how many grids share each grid's clues
+    lay = SampleLayout.make(n, n, 0.5, 1500, 5, nodes=100)
+    want = sum(twins[grid_clues(sum(int(x) << (r * n) for r, x in enumerate(row)), n, n)] == 1
+               for s in range(lay.shards) for row in lay.grids(s))  # fmt: skip
+    s = sample(n, count=1500, seed=5, nodes=100)
+    assert (s.unique, s.undecided, s.nodes) == (want, 0, 100) and s.simple < s.unique < s.grids
+    assert "found unique by the search" in format_sample(s)
+    assert sample(n, count=1500, seed=5).unique is None  # not asked: not searched
+    assert not logic.compiled_for(4, 4)  # the search's compiled probing switched back off
+
+
+def test_a_search_over_its_nodes_is_undecided():
+    s = sample(25, count=40, seed=1, nodes=1)
+    assert s.undecided > 0 and s.unique + s.undecided <= s.grids
+
+
 def test_api_errors_are_usage_errors():
     with pytest.raises(UsageError, match="62"):
         sample(70, count=10)
@@ -116,7 +139,9 @@ def test_the_command_line():
     assert {int(k): v for k, v in got["steps"].items()} == want.steps and got["interval"] == list(want.interval)
     text = run("7", "9", "--count", "2000", "--seed", "2", "--quiet")
     assert text.returncode == 0 and text.stdout == format_sample(want) + "\n" and text.stderr == ""
+    searched = json.loads(run("4", "--count", "300", "--unique", "--max-nodes", "50", "--json", "-q").stdout)
+    assert searched["unique"] == sample(4, count=300, nodes=50).unique and searched["undecided"] == 0
     for bad in (["63"], ["5", "--density", "x"], ["5", "--density", "0.1234"], ["5", "x"], ["5", "--count", "0"],
-                ["5", "6", "7"]):  # fmt: skip
+                ["5", "6", "7"], ["5", "--unique", "--max-nodes", "0"]):  # fmt: skip
         out = run(*bad)
         assert out.returncode == 2 and out.stdout == "" and len(out.stderr.strip().splitlines()) == 1, (bad, out.stderr)

@@ -31,20 +31,23 @@ class SampleRun:
     checkpoint: str | None = None
 
 
-def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0, **options):
+def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0, nodes: int = 0,
+           **options):  # fmt: skip
     """``count`` random n×m grids (n alone: a square), each cell filled with probability ``density``: how many
     local logic solves (``fraction``, ``interval``: a 95 % Wilson interval), in how many steps (``steps``), and
-    how many it cannot start on (``stuck``).  Options as ``run_sample``'s.
+    how many it cannot start on (``stuck``); with ``nodes`` > 0 also how many are uniquely solvable (``unique``:
+    the others searched for a second solution, at most ``nodes`` nodes each; ``undecided``: gave up).  Options
+    as ``run_sample``'s.
 
     >>> s = sample(4, density=0.5, count=2000, seed=1)
     >>> s.grids, 0.74 < s.fraction < 0.82
     (2000, True)
     """
-    return run_sample(n, m, density=density, count=count, seed=seed, **options).sample
+    return run_sample(n, m, density=density, count=count, seed=seed, nodes=nodes, **options).sample
 
 
 def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0,
-               **options) -> SampleRun:  # fmt: skip
+               nodes: int = 0, **options) -> SampleRun:  # fmt: skip
     """``sample`` and how the run went (``SampleRun``).  How it runs (``jobs``, ``checkpoint_dir``,
     ``progress``, ``fresh``, ``log``): the count's ``counting.enumerate_layout``; UsageError (one line naming
     the argument) for values it cannot take."""
@@ -57,11 +60,11 @@ def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int
     def sized(n, m):
         m = n if m is None else m
         with usage_errors():
-            registry.engine("sample").make(n, m, density, count, seed)
+            registry.engine("sample").make(n, m, density, count, seed, nodes)
         return n, m
 
     def layout(n: int, m: int, checkpointed: bool):
-        return registry.engine("sample").make(n, m, density, count, seed)
+        return registry.engine("sample").make(n, m, density, count, seed, nodes)
 
     out = enumerate_layout(layout, n, m, sized=sized, **options)
     if out.feedback.notices and out.computed < out.shards:

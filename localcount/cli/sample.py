@@ -44,6 +44,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=10_000, help="grids to draw (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="the random seed (default 0): the same numbers on any "
                    "number of processes")  # fmt: skip
+    p.add_argument(
+        "--unique",
+        action="store_true",
+        help="also count the uniquely solvable grids: each grid that "
+        "local logic leaves unsolved is searched for a second solution (slower)",
+    )
+    p.add_argument(
+        "--max-nodes",
+        type=int,
+        default=1000,
+        help="with --unique: nodes each search may take before "
+        "it gives up (the grid then counts as undecided; default 1000)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object on stdout instead of text")
     add_run_options(p, "sample")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
@@ -56,7 +69,10 @@ def main(argv) -> int:
 
     def body() -> int:
         n, m = _size(args.size)
-        out = run_sample(n, m, density=args.density, count=args.count, seed=args.seed, jobs=args.jobs,
+        if args.unique and args.max_nodes < 1:
+            raise UsageError(f"--max-nodes must be at least 1, got {args.max_nodes}")
+        nodes = args.max_nodes if args.unique else 0
+        out = run_sample(n, m, density=args.density, count=args.count, seed=args.seed, nodes=nodes, jobs=args.jobs,
                          checkpoint_dir=args.checkpoint_dir, fresh=args.fresh,
                          feedback=Feedback.command_line(args.quiet))  # fmt: skip
         s = out.sample
@@ -65,6 +81,7 @@ def main(argv) -> int:
             print(json.dumps({"n": s.n, "m": s.m, "density": s.density, "seed": s.seed, "grids": s.grids,
                               "simple": s.simple, "fraction": s.fraction, "interval": [low, high],
                               "stuck": s.stuck, "mean_steps": s.mean_steps,
+                              "unique": s.unique, "undecided": s.undecided if nodes else None,
                               "steps": {str(k): v for k, v in sorted(s.steps.items())}}), flush=True)  # fmt: skip
         else:
             from ..engines.sample.layout import format_sample

@@ -10,6 +10,9 @@
 * ``index`` — the numbering: every grid's steps in the order of ``docs/every.md``, per block;
 * ``gpu`` — the general kernel's count as CUDA kernels (numba.cuda), a shard per launch.
 
+* ``sample`` — random grids of any size to 62×62: the simple fraction, steps, and (asked) uniqueness.
+
 Engines may import ``lines``, ``clues`` and ``util``, never orchestration, results or cli,
-and not each other.  Importing this package, ``base`` or ``registry`` loads no engine.
+and not each other; ``sample`` also uses the single-puzzle search beside it (``puzzle.solving``,
+imported inside its ``compute`` when uniqueness is asked for).  Importing this package, ``base`` or ``registry`` loads no engine.
 """

@@ -5,5 +5,5 @@
   ``SHARD_GRIDS`` grids, each shard's grids from its own random stream (seed, shard), so a run gives the same
   numbers on any number of processes and resumes from its checkpoint.
 
-Imports ``lines``, ``clues`` and ``util`` only (an engine).
+Imports ``lines``, ``clues`` and ``util``; for uniqueness (``nodes``), ``puzzle`` (the search), inside ``compute``.
 """

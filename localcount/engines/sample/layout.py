@@ -2,9 +2,13 @@
 
 Each cell is filled with probability ``density`` (kept in thousandths, so
 that the key names it exactly).  A shard's value is a tuple of ints:
-(grids, simple, stuck, then pairs steps, grids) for the simple grids by
-steps; a run's result is a ``Sample``.  No numba here: the kernel is
-imported inside ``compute``.
+(grids, simple, stuck, unique, undecided, then pairs steps, grids) for the
+simple grids by steps; a run's result is a ``Sample``.  With ``nodes`` > 0,
+every grid that local logic leaves unsolved is searched for a second
+solution (``puzzle.solving.search``, probing compiled, at most ``nodes``
+nodes: the same verdicts on every machine): ``unique`` counts the simple
+grids and those the search finds unique, ``undecided`` those it gave up on.
+No numba here: the kernel and the search are imported inside ``compute``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ SHARD_GRIDS = 1000
 ESTIMATE_GRIDS = 200
 #: Density is kept in thousandths.
 DENSITY_STEPS = 1000
+#: A shard's value starts with (grids, simple, stuck, unique, undecided); pairs (steps, grids) follow.
+HEAD = 5
 #: The z of a 95 % confidence interval.
 Z95 = 1.959964
 
@@ -31,7 +37,8 @@ Z95 = 1.959964
 @dataclass(frozen=True)
 class Sample:
     """What a sample found: ``grids`` random n×m grids of ``density``, ``simple`` of them solved by local logic
-    (``steps``: {steps: grids}, rows first), ``stuck`` of them with nothing decided at all."""
+    (``steps``: {steps: grids}, rows first), ``stuck`` of them with nothing decided at all; if the search was
+    asked (``nodes``), ``unique`` of them uniquely solvable and ``undecided`` whose search gave up."""
 
     n: int
     m: int
@@ -41,6 +48,9 @@ class Sample:
     simple: int
     stuck: int
     steps: dict
+    unique: int | None = None  # uniquely solvable: the simple grids and those the search found unique (if asked)
+    undecided: int = 0  # grids the search gave up on at its node limit
+    nodes: int = 0  # that limit (0: no search)
 
     @property
     def fraction(self) -> float:
@@ -83,7 +93,7 @@ class SampleLayout(Layout):
 
     kind: ClassVar[str] = "sample"
     method: ClassVar[str] = "sample"
-    KEY: ClassVar[str] = "{n}x{m}-sample{version}-d{permille}-r{seed}-c{count}"
+    KEY: ClassVar[str] = "{n}x{m}-sample{version}-d{permille}-r{seed}-c{count}-u{nodes}"
     CODE_PATH: ClassVar[str] = "{n}x{m}-sample-d{permille}-r{seed}"
     TITLE: ClassVar[str] = "{n}x{m}-sample-d{permille}"
     n: int
@@ -91,14 +101,20 @@ class SampleLayout(Layout):
     permille: int  # the density in thousandths
     seed: int
     count: int
+    nodes: int = 0  # the search's node limit for uniqueness; 0: no search
     version: int = SAMPLE_VERSION
     variant: str = "nonogram"
 
     @classmethod
-    def make(cls, n: int, m: int, density: float = 0.5, count: int = 10_000, seed: int = 0) -> SampleLayout:
-        """A checked layout; ValueError if the sample cannot be drawn (``check_sample``)."""
+    def make(cls, n: int, m: int, density: float = 0.5, count: int = 10_000, seed: int = 0, nodes: int = 0
+             ) -> SampleLayout:  # fmt: skip
+        """A checked layout; ValueError if the sample cannot be drawn (``check_sample``) or ``nodes`` is negative."""
         check_sample(n, m, density, count, seed)
-        return cls(n, m, round(density * DENSITY_STEPS), seed, count)
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise ValueError(
+                f"nodes (the search's limit for uniqueness) must be an integer of at least 0, got {nodes!r}"
+            )
+        return cls(n, m, round(density * DENSITY_STEPS), seed, count, nodes)
 
     @property
     def density(self) -> float:
@@ -128,25 +144,27 @@ class SampleLayout(Layout):
 
     def parse_value(self, text: str) -> tuple:
         value = tuple(int(x) for x in text.split(","))
-        if len(value) < 3 or len(value) % 2 == 0 or min(value) < 0:
+        if len(value) < HEAD or (len(value) - HEAD) % 2 or min(value) < 0:
             raise ValueError(text)
         return value
 
     def add(self, values) -> tuple:
-        grids = simple = stuck = 0
+        head = [0] * HEAD
         steps: dict = {}
         for v in values:
-            grids, simple, stuck = grids + v[0], simple + v[1], stuck + v[2]
-            for k in range(3, len(v), 2):
+            head = [a + b for a, b in zip(head, v[:HEAD])]
+            for k in range(HEAD, len(v), 2):
                 steps[v[k]] = steps.get(v[k], 0) + v[k + 1]
-        return (grids, simple, stuck, *(x for k in sorted(steps) for x in (k, steps[k])))
+        return (*head, *(x for k in sorted(steps) for x in (k, steps[k])))
 
     def finish(self, total) -> Sample:
-        grids, simple, stuck = total[:3]
-        steps = {total[k]: total[k + 1] for k in range(3, len(total), 2)}
-        if grids != self.count or sum(steps.values()) != simple or simple + stuck > grids:
-            raise ValueError(f"sample {self.key}: inconsistent total {total[:3]}")
-        return Sample(self.n, self.m, self.density, self.seed, grids, simple, stuck, steps)
+        grids, simple, stuck, unique, undecided = total[:HEAD]
+        steps = {total[k]: total[k + 1] for k in range(HEAD, len(total), 2)}
+        searched = unique + undecided <= grids and (unique >= simple if self.nodes else unique == undecided == 0)
+        if grids != self.count or sum(steps.values()) != simple or simple + stuck > grids or not searched:
+            raise ValueError(f"sample {self.key}: inconsistent total {total[:HEAD]}")
+        return Sample(self.n, self.m, self.density, self.seed, grids, simple, stuck, steps,
+                      unique if self.nodes else None, undecided, self.nodes)  # fmt: skip
 
     def format_total(self, total) -> str:
         return format_sample(self.finish(total))
@@ -180,7 +198,28 @@ class SampleLayout(Layout):
         solved = steps[steps > 0]
         found = np.bincount(solved) if len(solved) else np.zeros(0, np.int64)
         pairs = [x for k in np.flatnonzero(found) for x in (int(k), int(found[k]))]
-        return (len(rows), len(solved), int(stuck.sum()), *pairs)
+        unique, undecided = self._searched(rows[steps == 0]) if self.nodes else (0, 0)
+        return (len(rows), len(solved), int(stuck.sum()), len(solved) * bool(self.nodes) + unique, undecided, *pairs)
+
+    def _searched(self, rows) -> tuple:
+        """(unique, undecided) among these grids by the search (limit 2 solutions, ``nodes`` nodes), probing
+        compiled for the call (and switched back if it was not)."""
+        from ...puzzle.model import from_grid
+        from ...puzzle.solving import logic, search
+
+        was = logic.compiled_for(1, 1) is not None
+        logic.use_compiled()
+        unique = undecided = 0
+        try:
+            for row in rows:
+                grid = sum(int(x) << (r * self.m) for r, x in enumerate(row))
+                found = search.search(from_grid(grid, self.n, self.m), limit=2, max_nodes=self.nodes)
+                unique += found.verdict == search.UNIQUE
+                undecided += found.verdict not in (search.UNIQUE, search.MULTIPLE)
+        finally:
+            if not was:
+                logic.use_compiled(False)
+        return unique, undecided
 
     def warm(self, parallel: bool = False) -> None:
         import numpy as np
@@ -202,7 +241,7 @@ class SampleLayout(Layout):
         return (time.perf_counter() - start) * self.count / max(1, len(rows))
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
-        total: tuple = (0, 0, 0)
+        total: tuple = (0,) * HEAD
         for shard in range(self.shards):
             total = self.add([total, self.compute(shard)])
             if progress is not None:
@@ -218,5 +257,10 @@ def format_sample(s: Sample) -> str:
         f"{s.fraction:.6f} (95 % interval {low:.6f} to {high:.6f}); {s.stuck} stuck at the start; "
         f"mean steps {s.mean_steps:.4f}"
     ]
+    if s.unique is not None:
+        lines.append(
+            f"uniquely solvable: {s.unique} of {s.grids}, {s.unique / s.grids:.6f} ({s.simple} simple, "
+            f"{s.unique - s.simple} found unique by the search); {s.undecided} undecided at {s.nodes} nodes"
+        )
     lines += [f"steps {k}: {v}" for k, v in sorted(s.steps.items())]
     return "\n".join(lines)
