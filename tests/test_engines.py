@@ -11,8 +11,8 @@ from localcount.engines.base import Layout
 
 def small_layouts():
     """A few small layouts of every registered engine, each with the locally solvable count it must give."""
-    grid, thin, stats, tiny, index, gpu = (
-        registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu")
+    grid, thin, stats, tiny, index, gpu, sample = (
+        registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu", "sample")
     )
     return [
         (grid.make(2, 5, 4), 810),
@@ -32,6 +32,8 @@ def small_layouts():
         (index.make(0, 2), 1),
         (gpu.make(3, 3), 384),  # in numba's CUDA simulator (tests/conftest.py)
         (gpu.make(2, 5, 3, "none", "yesnogram"), naive.count(2, 5, "yesnogram")),
+        (sample.make(3, 4, 1.0, 1500, 0), 1500),  # every grid full: every one simple
+        (sample.make(4, 3, 0.0, 700, 5, nodes=20), 700),  # every grid empty, searched if not simple
     ]
 
 
@@ -49,7 +51,9 @@ def test_every_registered_engine_is_a_layout_and_is_tested_here():
 def test_the_interface_agrees_with_itself(lay, solvable):
     assert registry.parse_key(lay.key) == lay and type(lay).from_key(lay.key) == lay
     assert pickle.loads(pickle.dumps(lay)) == lay  # sent to worker processes and Dask tasks
-    assert lay.kind in ("count", "stats", "index") and lay.code_path and lay.title.startswith(f"{lay.n}x{lay.m}")
+    assert (
+        lay.kind in ("count", "stats", "index", "sample") and lay.code_path and lay.title.startswith(f"{lay.n}x{lay.m}")
+    )
     values = [lay.compute(s) for s in range(lay.shards)]
     for value in values:
         assert lay.parse_value(lay.format_value(value)) == value

@@ -64,20 +64,13 @@ def device_tables(n: int, m: int, variant: str = "nonogram") -> tuple:
     from numba import cuda
 
     tables = (row_table(m, variant), line_table(n), spread_table(n, m), spread_table(m, n))
-    return tuple(cuda.to_device(np.ascontiguousarray(t)) for t in tables)
+    return tuple(cuda.to_device(np.ascontiguousarray(t).reshape(-1)) for t in tables)  # flat: the kernel indexes
 
 
 def shared_bytes(n: int, m: int) -> int:
     """Bytes of shared memory a block takes for the row and column tables, or 0 if they do not fit."""
     size = 2 * ((1 << (2 * m)) + (1 << (2 * n)))
     return size if size <= SHARED_TABLE_BYTES else 0
-
-
-def border_low(n: int, m: int, group: str) -> int:
-    """Index bits below the border (the interior's), as in the general kernel."""
-    if group == "square":
-        return (n - 2) ** 2
-    return (n - 2) * m if n >= 2 else 0
 
 
 def count_indices(n: int, m: int, base: int, count: int, group: str, variant: str = "nonogram") -> int:
@@ -92,13 +85,11 @@ def count_indices(n: int, m: int, base: int, count: int, group: str, variant: st
     per = 1 << min(PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
     units = -(-count // per)  # ceiling divisions
     blocks = -(-units // block)
-    out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it (kernel.count_range)
+    out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it (kernel.count_kernel's kernel)
     tables = device_tables(n, m, variant)
     shared = shared_bytes(n, m)
-    kernel.count_range[blocks, block, 0, shared](
-        np.uint64(base), np.uint64(per), np.uint64(count), n, m, GROUP_IDS[group], border_low(n, m, group),
-        int(shared > 0), *tables, out,
-    )  # fmt: skip
+    launch = kernel.count_kernel(n, m, GROUP_IDS[group], shared > 0)  # n, m and the group compiled in
+    launch[blocks, block, 0, shared](np.uint64(base), np.uint64(per), np.uint64(count), *tables, out)
     return int(out.copy_to_host().sum(dtype=np.int64))
 
 

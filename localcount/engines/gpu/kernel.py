@@ -16,12 +16,25 @@ Each thread propagates its grids one at a time, adds weight × solved into a reg
 sum atomically into ``out[block]`` (zeroed by the host, which adds the blocks): one atomic per
 thread against its stretch of up to 2^10 grids.  No static shared array: numba's CUDA simulator
 allocates one on first use per block without a lock, so two of its threads could each get their own
-(a block sum of uninitialised memory, seen once in CI).  The row and column tables (uint16, 4^m and 4^n entries) are copied into each block's
-shared memory when they fit (``count.SHARED_TABLE_BYTES``: 6x6's two take 16 KiB); otherwise, and
-for the spread tables (uint64, n·2^m), the threads read global memory through the read-only cache.
+(a block sum of uninitialised memory, seen once in CI).  The row and column tables (uint16, 4^m and
+4^n entries) are copied into each block's shared memory when they fit (``count.SHARED_TABLE_BYTES``:
+6x6's two take 16 KiB); otherwise, and for the spread tables (uint64, n·2^m, flattened), the threads
+read global memory with ordinary loads (cached in L1 on sm_70 and later; numba-cuda has no load of
+the read-only path, ``ld.global.nc``, since ``cuda.ldg`` went: its cache-hint loads are ``ld.global``
+``.ca``/``.cg``/``.cs``/``.lu``/``.cv``).
+
+Specialised: ``count_kernel(n, m, group, shared)`` builds the kernel of one size, symmetry group and
+place of the line tables, with all of them constants of the compiled code (as the CPU engine's
+generated per-size kernels are), so the loops over rows and columns unroll and a grid's rows and
+columns live in registers.  ``scripts/gpu_ptx.py`` compiles every variant to PTX for sm_90 and runs
+ptxas on it without a GPU (``tests/test_gpu_ptx.py``, run by ``.ci/run``): 30 to 54 registers, no
+spills, no stack, no local memory (before: one generic kernel, 80 registers, a 256-byte stack frame,
+84 local stores and 56 local loads for the rows and columns indexed by the runtime n and m).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 from numba import cuda, uint16, uint64
@@ -29,7 +42,7 @@ from numba import cuda, uint16, uint64
 NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
 #: Threads per block, at most; launches may use fewer.
 THREADS = 128
-#: Most lines a size may have in one direction (local arrays need a constant size).
+#: Most lines a size may have in one direction (the GPU layout's limit).
 MAX_LINES = 16
 
 _ONE = np.uint64(1)
@@ -114,126 +127,132 @@ def _square_weight(border, n):
     return 8 // fixed
 
 
-@cuda.jit(device=True)
-def _load_rows(index, n, m, group, rows):
-    """Rows (bit c = cell c) of the grid at an enumeration index."""
-    if group == SQUARE:
-        side = n - 2
-        inner = side * side
-        mask_side = _mask(side)
-        border = index >> uint64(inner)
-        right = border & mask_side
-        left = (border >> uint64(side)) & mask_side
-        rows[n - 1] = (border >> uint64(2 * side)) & _mask(n)
-        rows[0] = border >> uint64(2 * side + n)
-        for r in range(1, n - 1):
-            middle = (index >> uint64((r - 1) * side)) & mask_side
-            rows[r] = (
-                ((left >> uint64(r - 1)) & uint64(1))
-                | (middle << uint64(1))
-                | (((right >> uint64(r - 1)) & uint64(1)) << uint64(n - 1))
-            )
-        return
-    mask_m = _mask(m)
-    if n == 1:
-        rows[0] = index & mask_m
-        return
-    rows[0] = (index >> uint64((n - 1) * m)) & mask_m
-    rows[n - 1] = (index >> uint64((n - 2) * m)) & mask_m
-    for r in range(1, n - 1):
-        rows[r] = (index >> uint64((n - 2 - r) * m)) & mask_m
+def count_kernel(n: int, m: int, group: int, shared: bool):
+    """``count_range`` for n×m (n, m >= 1), one symmetry group and one place of the line tables, compiled on first
+    launch (and kept: ``functools.cache``).  n, m, the group and every shift and mask are constants of the
+    compiled code, so the rows and columns of a grid are indexed by constants once the loops over them are
+    unrolled, and live in registers (``scripts/gpu_ptx.py`` shows what ptxas makes of it)."""
+    return _count_kernel(n, m, group, bool(shared))
 
 
-@cuda.jit(device=True)
-def _solved(rows, n, m, rtab, ctab, rspread, cspread):
-    """1 if local logic solves the grid with these rows (line tables, to the fixpoint), else 0."""
-    cols = cuda.local.array(MAX_LINES, uint64)
-    mask_m = _mask(m)
-    mask_n = _mask(n)
-    full = _mask(n * m)
-    colword = uint64(0)
-    for r in range(n):
-        colword |= rspread[r, rows[r]]
-    for c in range(m):
-        cols[c] = (colword >> uint64(c * n)) & mask_n
-    KR = uint64(0)
-    KC = uint64(0)
-    first = True
-    while True:
-        changed = False
-        for r in range(n):
-            sh = uint64(r * m)
-            k = (KR >> sh) & mask_m
-            nk = uint64(rtab[(rows[r] << uint64(m)) | k])
-            if nk != k:
-                KR |= nk << sh
-                KC |= rspread[r, nk & ~k]
-                changed = True
-        if KR == full:
-            return 1
-        if not changed and not first:
-            return 0
-        first = False
-        changed = False
-        for c in range(m):
-            sh = uint64(c * n)
-            k = (KC >> sh) & mask_n
-            nk = uint64(ctab[(cols[c] << uint64(n)) | k])
-            if nk != k:
-                KC |= nk << sh
-                KR |= cspread[c, nk & ~k]
-                changed = True
-        if KR == full:
-            return 1
-        if not changed:
-            return 0
+@functools.cache
+def _count_kernel(n: int, m: int, group: int, shared: bool):
+    N, M, GROUP, SHARED = n, m, group, shared
+    MASK_M, MASK_N, FULL = np.uint64((1 << m) - 1), np.uint64((1 << n) - 1), np.uint64((1 << (n * m)) - 1)
+    SIDE = max(n - 2, 0)
+    INNER = SIDE * SIDE
+    MASK_SIDE = np.uint64((1 << SIDE) - 1)
+    LOW = INNER if group == SQUARE else ((n - 2) * m if n >= 2 else 0)  # index bits below the border
+    RSIZE = 1 << (2 * m)  # entries of the row table (the column table follows it in shared memory)
+    WIDTH_R, WIDTH_C = 1 << m, 1 << n  # a row's (column's) entries in its spread table
 
+    @cuda.jit(device=True)
+    def load_rows(index, rows):
+        """Rows (bit c = cell c) of the grid at an enumeration index."""
+        if GROUP == SQUARE:
+            border = index >> uint64(INNER)
+            right = border & MASK_SIDE
+            left = (border >> uint64(SIDE)) & MASK_SIDE
+            rows[N - 1] = (border >> uint64(2 * SIDE)) & MASK_N
+            rows[0] = border >> uint64(2 * SIDE + N)
+            for r in range(1, N - 1):
+                middle = (index >> uint64((r - 1) * SIDE)) & MASK_SIDE
+                rows[r] = (
+                    ((left >> uint64(r - 1)) & uint64(1))
+                    | (middle << uint64(1))
+                    | (((right >> uint64(r - 1)) & uint64(1)) << uint64(N - 1))
+                )
+        elif N == 1:
+            rows[0] = index & MASK_M
+        else:
+            rows[0] = (index >> uint64((N - 1) * M)) & MASK_M
+            rows[N - 1] = (index >> uint64((N - 2) * M)) & MASK_M
+            for r in range(1, N - 1):
+                rows[r] = (index >> uint64((N - 2 - r) * M)) & MASK_M
 
-@cuda.jit
-def count_range(base, per, count, n, m, group, border_low, shared_tables, rtab, ctab, rspread, cspread, out):
-    """Block sums of weight × solved over indices base + [t·per, min((t+1)·per, count)) for each thread t.
+    @cuda.jit(device=True)
+    def solved(rows, rtab, ctab, rspread, cspread):
+        """1 if local logic solves the grid with these rows (line tables, to the fixpoint), else 0."""
+        cols = cuda.local.array(M, uint64)
+        colword = uint64(0)
+        for r in range(N):
+            colword |= rspread[r * WIDTH_R + rows[r]]
+        for c in range(M):
+            cols[c] = (colword >> uint64(c * N)) & MASK_N
+        KR = uint64(0)
+        KC = uint64(0)
+        first = True
+        while True:
+            changed = False
+            for r in range(N):
+                sh = uint64(r * M)
+                k = (KR >> sh) & MASK_M
+                nk = uint64(rtab[(rows[r] << uint64(M)) | k])
+                if nk != k:
+                    KR |= nk << sh
+                    KC |= rspread[r * WIDTH_R + (nk & ~k)]
+                    changed = True
+            if KR == FULL:
+                return 1
+            if not changed and not first:
+                return 0
+            first = False
+            changed = False
+            for c in range(M):
+                sh = uint64(c * N)
+                k = (KC >> sh) & MASK_N
+                nk = uint64(ctab[(cols[c] << uint64(N)) | k])
+                if nk != k:
+                    KC |= nk << sh
+                    KR |= cspread[c * WIDTH_C + (nk & ~k)]
+                    changed = True
+            if KR == FULL:
+                return 1
+            if not changed:
+                return 0
 
-    ``shared_tables``: the block first copies the row and column tables into its (dynamic) shared
-    memory, launched with that many bytes, and reads them there.
-    """
-    tid = cuda.threadIdx.x
-    if shared_tables:
-        tables = cuda.shared.array(0, uint16)
-        for i in range(tid, rtab.size + ctab.size, cuda.blockDim.x):
-            tables[i] = rtab[i] if i < rtab.size else ctab[i - rtab.size]
-        cuda.syncthreads()
-        _count(
-            base, per, count, n, m, group, border_low, tables[: rtab.size], tables[rtab.size :], rspread, cspread, out
-        )
-    else:
-        _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out)
+    @cuda.jit(device=True)
+    def count_stretch(base, per, count, rtab, ctab, rspread, cspread, out):
+        rows = cuda.local.array(N, uint64)
+        t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        total = np.int64(0)
+        lo = uint64(t) * uint64(per)
+        hi = min(lo + uint64(per), uint64(count))
+        j = lo
+        while j < hi:
+            index = uint64(base) + j
+            border = index >> uint64(LOW)
+            weight = 1
+            if GROUP == FLIPS:
+                weight = _border_weight(border, N, M)
+            elif GROUP == SQUARE:
+                weight = _square_weight(border, N)
+            # the rest of this border's indices in the stretch
+            end = min(hi, ((border + uint64(1)) << uint64(LOW)) - uint64(base))
+            if weight == 0:
+                j = end
+                continue
+            found = np.int64(0)
+            while j < end:
+                load_rows(uint64(base) + j, rows)
+                found += solved(rows, rtab, ctab, rspread, cspread)
+                j += uint64(1)
+            total += np.int64(weight) * found
+        cuda.atomic.add(out, cuda.blockIdx.x, total)
 
+    @cuda.jit
+    def count_range(base, per, count_, rtab, ctab, rspread, cspread, out):
+        """Block sums of weight × solved over indices base + [t·per, min((t+1)·per, count_)) for each thread t.
 
-@cuda.jit(device=True)
-def _count(base, per, count, n, m, group, border_low, rtab, ctab, rspread, cspread, out):
-    rows = cuda.local.array(MAX_LINES, uint64)
-    t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
-    total = np.int64(0)
-    lo = uint64(t) * uint64(per)
-    hi = min(lo + uint64(per), uint64(count))
-    j = lo
-    while j < hi:
-        index = uint64(base) + j
-        border = index >> uint64(border_low)
-        weight = 1
-        if group == FLIPS:
-            weight = _border_weight(border, n, m)
-        elif group == SQUARE:
-            weight = _square_weight(border, n)
-        # the rest of this border's indices in the stretch
-        end = min(hi, ((border + uint64(1)) << uint64(border_low)) - uint64(base))
-        if weight == 0:
-            j = end
-            continue
-        solved = np.int64(0)
-        while j < end:
-            _load_rows(uint64(base) + j, n, m, group, rows)
-            solved += _solved(rows, n, m, rtab, ctab, rspread, cspread)
-            j += uint64(1)
-        total += np.int64(weight) * solved
-    cuda.atomic.add(out, cuda.blockIdx.x, total)
+        With SHARED, the block first copies the row and column tables into its (dynamic) shared memory,
+        launched with that many bytes, and reads them there."""
+        if SHARED:
+            tables = cuda.shared.array(0, uint16)
+            for i in range(cuda.threadIdx.x, rtab.size + ctab.size, cuda.blockDim.x):
+                tables[i] = rtab[i] if i < RSIZE else ctab[i - RSIZE]
+            cuda.syncthreads()
+            count_stretch(base, per, count_, tables[:RSIZE], tables[RSIZE:], rspread, cspread, out)
+        else:
+            count_stretch(base, per, count_, rtab, ctab, rspread, cspread, out)
+
+    return count_range
