@@ -133,13 +133,13 @@ def test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted():
     quick = run("generate", "5", "--seed", "1")
     assert quick.returncode == 0 and "long work" not in quick.stderr
     # a long one that finds its puzzle: compiled, ended without numba's teardown, its output whole
-    found = run("generate", "8", "--steps", "18-", "--seed", "2", "--timeout", "30")  # about 2 s
+    found = run("generate", "10", "--steps", "27-", "--seed", "2", "--timeout", "60")  # 4 s of work interpreted
     assert found.returncode == 0 and "long work" in found.stderr, found.stderr
-    assert found.stdout.startswith("// title: random 8x8, seed 2") and found.stdout.endswith("\n"), found.stdout
+    assert found.stdout.startswith("// title: random 10x10, seed 2") and found.stdout.endswith("\n"), found.stdout
     from localcount.puzzle import formats
 
     made = formats.parse(found.stdout, None, "stdout")  # every clue line written
-    assert (made.n, made.m, len(made.rows), len(made.cols)) == (8, 8, 8, 8)
+    assert (made.n, made.m, len(made.rows), len(made.cols)) == (10, 10, 10, 10)
 
 
 def test_only_puzzle_commands_end_without_the_teardown():

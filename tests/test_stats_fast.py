@@ -122,9 +122,10 @@ def test_the_generated_source_names_its_size():
 
 def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
     from localcount.api import counting
+    from localcount.engines.base import Layout
     from localcount.util.errors import UsageError
 
-    class Huge:  # a stats layout of 7x7 estimated at three years
+    class Huge(Layout):  # a stats layout of 7x7 estimated at three years
         n = m = 7
         kind = "stats"
         in_parent = False
