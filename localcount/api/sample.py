@@ -12,23 +12,26 @@ number), so the numbers depend on the seed, not on the processes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..util.errors import UsageError, usage_errors
 from ..util.messages import say
-from .counting import check_jobs, enumerate_layout
+from .counting import Enumeration, check_jobs, enumerate_layout
 
 
 @dataclass(frozen=True)
 class SampleRun:
-    """How a sample went: its ``engines.sample.layout.Sample``, time, workers and checkpoint."""
+    """How a sample went: its ``engines.sample.layout.Sample``, and the run (``counting.Enumeration``), whose
+    time, workers and checkpoint the properties read."""
 
     sample: object  # engines.sample.layout.Sample
-    seconds: float
-    where: str  # e.g. '1 thread' or '2 processes'
-    from_checkpoint: int = 0  # shards that came from the checkpoint
-    shards: int = 0
-    checkpoint: str | None = None
+    run: Enumeration = field(repr=False)
+
+    seconds = property(lambda self: self.run.seconds, doc="Wall seconds of the run.")
+    where = property(lambda self: f"{self.run.workers} {self.run.what}", doc="E.g. '1 thread' or '2 processes'.")
+    shards = property(lambda self: self.run.shards, doc="Shards of a checkpointed run (0: run in this process).")
+    from_checkpoint = property(lambda self: self.run.shards - self.run.computed, doc="Shards read back, not run.")
+    checkpoint = property(lambda self: self.run.checkpoint, doc="The checkpoint file, or None.")
 
 
 def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0, nodes: int = 0,
@@ -69,6 +72,4 @@ def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int
     out = enumerate_layout(layout, n, m, sized=sized, **options)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
-    found = out.layout.finish(out.total)
-    return SampleRun(found, out.seconds, f"{out.workers} {out.what}", out.shards - out.computed, out.shards,
-                     out.checkpoint)  # fmt: skip
+    return SampleRun(out.layout.finish(out.total), out)
