@@ -162,6 +162,12 @@ def test_status_lists_runs(tmp_path):
     assert LAY.key in res.stdout and "complete" in res.stdout
     assert res.stdout.split()[:6] == ["run", "shards", "done", "grids", "done", "grids/s/proc"]
     assert res.stdout.split()[6:8] == ["active", "ETA"]
+    (tmp_path / "bad.log").write_text("not a checkpoint\n")  # one unreadable log hides none of the others
+    res = subprocess.run(
+        [sys.executable, "-m", "localcount", "status", str(tmp_path)], capture_output=True, text=True, env=env()
+    )
+    assert res.returncode == 1 and LAY.key in res.stdout and "complete" in res.stdout
+    assert len(res.stderr.strip().splitlines()) == 1 and "bad.log" in res.stderr
 
 
 def test_active_time_adds_up_sessions_without_the_gaps_between_them():

@@ -79,15 +79,24 @@ def active_seconds(records) -> float:
 
 
 def status(paths, jobs: int) -> int:
-    """Print one line per checkpoint: progress, rate, active time and ETA."""
+    """Print one line per checkpoint: progress, rate, active time and ETA; a log that cannot be read gets one
+    line on stderr, the others are still listed, and the exit status is then 1."""
     try:
-        logs = [read_log(p) for p in find_logs(paths)]
+        found = find_logs(paths)
     except CheckpointError as err:
         say(f"error: {err}")
         return 1
+    logs, unreadable = [], 0
+    for path in found:
+        try:
+            logs.append(read_log(path))
+        except CheckpointError as err:
+            say(f"error: {err}")
+            unreadable += 1
     if not logs:
-        say(f"no checkpoints in {' '.join(map(str, paths))}")
-        return 0
+        if not unreadable:
+            say(f"no checkpoints in {' '.join(map(str, paths))}")
+        return 1 if unreadable else 0
     print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
     for log in logs:
         lay = log.layout
@@ -110,4 +119,4 @@ def status(paths, jobs: int) -> int:
             f"{format_seconds(active_seconds(log.records.values())):>8} {eta:>10}  "
             f"{state}, last record {when}, {log.path}"
         )
-    return 0
+    return 1 if unreadable else 0
