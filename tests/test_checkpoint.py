@@ -1,5 +1,7 @@
 """Checkpoint files: durable records, tolerant reads, no foreign or conflicting data."""
 
+import os
+
 import pytest
 
 from localcount.engines.grid.layout import GridLayout
@@ -35,6 +37,44 @@ def test_records_survive_reopening(tmp_path):
     with Checkpoint(tmp_path, LAY) as ck:
         done = ck.open()
     assert {s: r.count for s, r in done.items()} == {3: 17, 7: 0}
+
+
+def put(path, data: bytes):
+    """Put a file in place of ``path`` as ``git stash pop`` or ``git checkout`` do: a new file renamed over it."""
+    tmp = path.with_name(path.name + ".new")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def test_a_log_replaced_or_removed_while_the_run_writes_it_is_written_again(tmp_path):
+    with Checkpoint(tmp_path, LAY) as ck:
+        ck.open()
+        ck.record(3, 17, 0.5)
+        older = ck.path.read_bytes()
+        ck.record(5, 2, 0.1)
+        put(ck.path, older)  # an older copy of the log in its place
+        ck.record(7, 0, 0.1)
+        assert {s: r.count for s, r in read_log(ck.path).records.items()} == {3: 17, 5: 2, 7: 0}
+        assert any("replaced while this run wrote it" in w for w in ck.warnings)
+        ck.path.unlink()  # removed outright
+        ck.record(9, 4, 0.2)
+        ck.record(10, 1, 0.2)  # appended to the new file
+    assert {s: r.count for s, r in read_log(ck.path).records.items()} == {3: 17, 5: 2, 7: 0, 9: 4, 10: 1}
+
+
+def test_a_replacing_log_is_merged_and_a_conflicting_one_refused(tmp_path):
+    key = LAY.key
+    with Checkpoint(tmp_path, LAY) as ck:
+        ck.open()
+        ck.record(3, 17, 0.5)
+        put(
+            ck.path, (header_line(key) + record_line(key, 3, 17, 0.5, 1.0) + record_line(key, 11, 6, 0.5, 1.0)).encode()
+        )
+        ck.record(4, 1, 0.1)  # the file there had shard 11 (from another machine, say): kept
+        assert {s: r.count for s, r in read_log(ck.path).records.items()} == {3: 17, 11: 6, 4: 1}
+        put(ck.path, (header_line(key) + record_line(key, 4, 99, 0.5, 1.0)).encode())
+        with pytest.raises(CheckpointError, match="another value for shard 4"):
+            ck.record(8, 1, 0.1)
 
 
 def test_fresh_starts_over(tmp_path):

@@ -36,6 +36,7 @@ skipped and never touches a count.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import pathlib
 import re
@@ -244,6 +245,7 @@ class Checkpoint:
         self.lock_path = self.dir / f"{lay.key}.lock"
         self._lock_fd = None
         self._fd = None
+        self._records: dict = {}
         self.warnings: list = []
 
     def open(self, fresh: bool = False) -> dict:
@@ -272,15 +274,57 @@ class Checkpoint:
             else:
                 self._rewrite({})
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._records = dict(records)  # and every shard recorded from now on (``_restore`` writes them again)
             return records
         except BaseException:
             self.close()
             raise
 
     def record(self, shard: int, count: int, seconds: float) -> None:
-        """Append one finished shard durably (write + fsync) before it counts as done."""
-        os.write(self._fd, record_line(self.layout.key, shard, count, seconds, time.time()).encode())
-        os.fsync(self._fd)
+        """Append one finished shard durably (write + fsync) before it counts as done.
+
+        If the log was replaced or removed while the run held it open (``git stash`` or ``git checkout`` of a
+        committed campaign log, say), appending to the open file would write into a file nobody can read any
+        more: the log is first written again, with the records of the file now there and every record this run
+        knows (``_restore``)."""
+        when = time.time()
+        if self._replaced():
+            self._restore({shard: Record(count, seconds, when)})
+        else:
+            os.write(self._fd, record_line(self.layout.key, shard, count, seconds, when).encode())
+            os.fsync(self._fd)
+        self._records[shard] = Record(count, seconds, when)
+
+    def _replaced(self) -> bool:
+        """True if the log's path no longer names the file this run appends to."""
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return True
+        held = os.fstat(self._fd)
+        return (now.st_ino, now.st_dev) != (held.st_ino, held.st_dev)
+
+    def _restore(self, new: dict) -> None:
+        """Rewrite the log with the records of what is at its path now, this run's records and ``new``, and
+        append to it from now on (CheckpointError if the file there gives a shard another value)."""
+        merged = dict(self._records)
+        if self.path.exists():
+            for shard, rec in read_log(self.path, self.layout).records.items():
+                if shard in merged and merged[shard].count != rec.count:
+                    raise CheckpointError(
+                        f"checkpoint {self.path} was replaced while this run wrote it, and the file there has "
+                        f"another value for shard {shard}; keep one of them and start over with --fresh"
+                    )
+                merged.setdefault(shard, rec)
+        merged.update(new)
+        self._rewrite(merged)
+        os.close(self._fd)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        warning = (
+            f"checkpoint {self.path} was replaced while this run wrote it: written again with {len(merged)} records"
+        )
+        self.warnings.append(warning)
+        logging.getLogger("localcount").warning(warning)
 
     def note_session(self, session: Session) -> None:
         """Append where this session counts to the sessions file (written and synced before any record)."""
