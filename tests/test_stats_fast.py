@@ -224,3 +224,21 @@ def test_the_unique_table_b_file_starts_with_the_published_terms():
     assert [v for _, v in terms[: len(A384764_DATA)]] == A384764_DATA
     lines = (results / publish.UNIQUE_TABLE_BFILE).read_text().splitlines()
     assert [line for line in lines if not line.startswith("#")] == [f"{k} {v}" for k, v in terms]
+
+
+def test_any_number_of_lanes_gives_the_same_vectors():
+    # specialize.STATS_LANES is a speed choice: 1, 2, 3 and 4 lanes (3: groups that end mid-step) agree shard by shard.
+    for path in ("rows", "transposed"):
+        n, m, first = (4, 5, "rows") if path == "rows" else (5, 4, "columns")
+        prep = P.prepare(n, m)
+        depth = P.default_depth(4, 5, path)
+        shards = np.arange(P.shard_count(4, 5, path, depth))
+        args = specialize.shard_args(prep, depth, S.SYMMETRIES["flips"])
+        width = StatsLayout.make(4, 5, path=path).width
+        vectors = {}
+        for lanes in (1, 2, 3, 4):
+            src = specialize.source(n, m, prep.base, first, lanes)
+            mod = specialize.generated.load(f"stats_{n}x{m}_{first}_lanes{lanes}", src)
+            vectors[lanes] = mod.stats_shards(shards, *args, width).tolist()
+        assert vectors[1] == vectors[2] == vectors[3] == vectors[4], path
+        assert np.asarray(vectors[1])[:, GRIDS].sum() == 1 << 20

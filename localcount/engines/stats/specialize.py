@@ -3,7 +3,7 @@
 One enumeration gives every measure.  The grids of a row-clue group (the
 product of each row clue's patterns, as in ``kernel``) are enumerated by
 nested loops over the first rows and a flat odometer over the last two or three (``flat_count``),
-LANES grids at a time; each lane runs the lockstep propagation that the
+STATS_LANES grids at a time; each lane runs the lockstep propagation that the
 count's generated kernels run (``engines.lockstep._lockstep``, the
 same source), here counting its half passes: a solved lane's steps.  The
 first half pass of the rows that the lanes share is done once per prefix.
@@ -37,9 +37,16 @@ import numpy as np
 from ...lines import bits
 from ...lines.tables import clue_ids
 from ...util import generated
-from ..lockstep import LANES, _lockstep, _u
+from ..lockstep import _lockstep, _u
 from . import kernel
 from .measures import GRIDS, HIST, SOLVABLE, STUCK_START, UNIQUE, steps_at
+
+#: Grids a stats kernel propagates in lockstep.  Fewer than the count's ``lockstep.LANES`` (4): lanes of one
+#: group differ more than the count's (whole rows of one clue against two cells), so 4 lanes ride along
+#: for 1.33x the half passes their grids need (6x6, 40 shards), 2 lanes for 1.15x.  Measured one thread,
+#: alternated, 2026-11-26, AMD EPYC (``scripts/bench_stats.py``-like sample of shards), time of 2 lanes
+#: against 4: 6x6 rows 0.93, 5x8 rows 0.89, 5x8 transposed 0.78, 6x7 rows 0.98; 3 lanes 0.94, 0.94; 1 lane 1.05.
+STATS_LANES = 2
 
 #: The rows of a group run flat (one odometer) over its last rows, so lanes seldom run empty and the loops
 #: above them are entered seldom: two, or up to FLAT_MAX while their combinations stay within FLAT_CAP (the
@@ -188,7 +195,7 @@ def _decode(flat: list) -> list:
     return out
 
 
-def source(n: int, m: int, base: int, first: str = "rows", lanes: int = LANES) -> str:
+def source(n: int, m: int, base: int, first: str = "rows", lanes: int = STATS_LANES) -> str:
     """The generated stats module for enumerating n×m grids (n, m >= 1; lines that fit the tables).
 
     ``base``: the number of column clues (keys are base-``base`` numbers); ``first``: "rows" or "columns".
@@ -228,9 +235,9 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
     most = 0
     for c in range(C):
         most = max(most, pat_start[c + 1] - pat_start[c])
-    flat_rows = np.zeros(({flat}, most**{flat} + {LANES}), np.uint64)
-    flat_w = np.zeros(most**{flat} + {LANES}, np.uint64)
-    flat_f = np.zeros(most**{flat} + {LANES}, np.uint64)
+    flat_rows = np.zeros(({flat}, most**{flat} + {lanes}), np.uint64)
+    flat_w = np.zeros(most**{flat} + {lanes}, np.uint64)
+    flat_f = np.zeros(most**{flat} + {lanes}, np.uint64)
     sums = np.zeros({HIST}, np.int64)
     hist = np.zeros((5, {2 * n * m + 2}), np.int64)
     tuples = 1
