@@ -43,9 +43,9 @@ from .measures import GRIDS, HIST, SOLVABLE, STUCK_START, UNIQUE, steps_at
 
 #: Grids a stats kernel propagates in lockstep.  Fewer than the count's ``lockstep.LANES`` (4): lanes of one
 #: group differ more than the count's (whole rows of one clue against two cells), so 4 lanes ride along
-#: for 1.33x the half passes their grids need (6x6, 40 shards), 2 lanes for 1.15x.  Measured one thread,
-#: alternated, 2026-11-26, AMD EPYC (``scripts/bench_stats.py``-like sample of shards), time of 2 lanes
-#: against 4: 6x6 rows 0.93, 5x8 rows 0.89, 5x8 transposed 0.78, 6x7 rows 0.98; 3 lanes 0.94, 0.94; 1 lane 1.05.
+#: for 1.33x the half passes their grids need (6x6, 40 shards), 2 lanes for 1.15x.  Measured one thread on
+#: samples of shards, alternated, 2026-11-26, AMD EPYC, time of 2 lanes against 4: 6x6 rows 0.93, 5x8 rows
+#: 0.89, 5x8 transposed 0.78, 6x7 rows 0.98 (3 lanes: 6x6 0.94, 5x8 rows 0.94; 1 lane: 6x6 1.05).
 STATS_LANES = 2
 
 #: The rows of a group run flat (one odometer) over its last rows, so lanes seldom run empty and the loops
