@@ -5,8 +5,10 @@ product of each row clue's patterns, as in ``kernel``) are enumerated by
 nested loops over the first rows and a flat odometer over the last two or three (``flat_count``),
 STATS_LANES grids at a time; each lane runs the lockstep propagation that the
 count's generated kernels run (``engines.lockstep._lockstep``, the
-same source), here counting its half passes: a solved lane's steps.  The
-first half pass of the rows that the lanes share is done once per prefix.
+same source), here counting its half passes: a solved lane's steps.  Rows
+first, the first row pass knows nothing yet, so it depends on the row clues
+alone: it is done once per group, and the first column pass reads a table
+made for the group (``_group_source``).
 
 Uniqueness needs keys only for the grids that local logic does not solve:
 a locally solvable grid is uniquely solvable (local logic deduces only what
@@ -97,16 +99,42 @@ def flat_count(n: int, most: int) -> int:
 
 
 def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int) -> str:
-    """``_group``: add the measures of one row-clue group into ``acc`` (unweighted); its last ``nflat`` rows flat."""
+    """``_group``: add the measures of one row-clue group into ``acc`` (unweighted); its last ``nflat`` rows flat.
+
+    Every lane starts after its first two half passes, its knowledge in ``KR{g}``, so the lockstep runs
+    rows first (``_lockstep``'s "cols").  Rows first, the first row pass depends on the row clues alone
+    (nothing known yet: the cells common to every pattern of each clue), the same for every grid of the
+    group: ``k1``; the first column pass then updates column j from its cells and k1's column j alone, read
+    from ``fc[j, column cells]``, filled once per group.  Columns first (the transposed path), ``fc``
+    is the first column pass from nothing, the same for every group (filled by ``stats_shard``).
+    """
     mask_n = (1 << n) - 1
+    full = (1 << (n * m)) - 1
     flat = list(range(max(0, n - nflat), n))
     nested = list(range(n - len(flat)))
     rows_first = first == "rows"
     ind = "    "
     out = ["nk = 0", "solved = 0", "stuck = 0", "size = 1"]
     out += [f"size *= pat_start[clue[{r}] + 1] - pat_start[clue[{r}]]" for r in range(n)]
-    out += ["w_ = np.uint64(0)", "f_ = np.uint64(0)"]
-    # The last rows' combinations, once per group: rows, column bits, first row pass; padded to whole lane steps.
+    out.append("w_ = np.uint64(0)")
+    if rows_first:
+        out.append(
+            "k1 = "
+            + " | ".join(f"rspread[{r}, np.uint64(rtab[pats[pat_start[clue[{r}]]] << {_u(m)}])]" for r in range(n))
+        )
+        out += [
+            f"if k1 == {_u(full)}:",  # every row clue fixes its row: one grid, solved by the first row pass
+            f"    sums[{GRIDS}] += w * size",
+            f"    sums[{SOLVABLE}] += w * size",
+            f"    sums[{UNIQUE}] += w * size",
+            "    hist[w, 1] += size",
+            "    return",
+            f"for j in range({m}):",
+            f"    kj = (k1 >> np.uint64(j * {n})) & {_u(mask_n)}",
+            f"    for c in range({1 << n}):",
+            f"        fc[j, c] = cspread[j, np.uint64(ctab[(np.uint64(c) << {_u(n)}) | kj])]",
+        ]
+    # The last rows' combinations, once per group: rows and column bits; padded to whole lane steps.
     out += [f"s{r} = pat_start[clue[{r}]]" for r in flat]
     out += [f"p{r} = pat_start[clue[{r}] + 1] - s{r}" for r in flat]
     out += [f"d{r} = 0" for r in flat]
@@ -116,21 +144,13 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     out += ["    " + x for x in _decode(flat)]
     out += [f"    flat_rows[{k}, t] = pats[s{r} + d{r}]" for k, r in enumerate(flat)]
     out.append("    flat_w[t] = " + " | ".join(f"rspread[{r}, flat_rows[{k}, t]]" for k, r in enumerate(flat)))
-    if rows_first:
-        out.append(
-            "    flat_f[t] = "
-            + " | ".join(f"rspread[{r}, np.uint64(rtab[flat_rows[{k}, t] << {_u(m)}])]" for k, r in enumerate(flat))
-        )
-    prev_w, prev_f = "w_", "f_"
+    prev_w = "w_"
     depth = ""
     for r in nested:
         out.append(f"{depth}for i{r} in range(pat_start[clue[{r}]], pat_start[clue[{r}] + 1]):")
         d = depth + ind
         out.append(f"{d}r{r} = pats[i{r}]")
         out.append(f"{d}w{r} = {prev_w} | rspread[{r}, r{r}]")
-        if rows_first:
-            out.append(f"{d}f{r} = {prev_f} | rspread[{r}, np.uint64(rtab[r{r} << {_u(m)}])]")
-            prev_f = f"f{r}"
         prev_w = f"w{r}"
         depth = d
     d = depth
@@ -143,17 +163,14 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         for j in range(m):
             sh = f" >> {_u(j * n)}" if j else ""
             body.append(f"c{j}_{g} = (colword{g}{sh}) & {_u(mask_n)}")
-        if rows_first:
-            body.append(f"KC{g} = {prev_f} | flat_f[t + {g}]")
-        else:
-            body.append(
-                f"KR{g} = " + " | ".join(f"cspread[{j}, np.uint64(ctab[c{j}_{g} << {_u(n)}])]" for j in range(m))
-            )
+        body.append(f"KR{g} = " + " | ".join(f"fc[{j}, c{j}_{g}]" for j in range(m)))
     # The nested rows of lane g are the shared ones.
     for r in nested:
         body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
     body += [f"v{g} = np.int64(t + {g} < tot)" for g in range(lanes)]
-    body += _lockstep(n, m, lanes, steps="hist[w, {}]", first="rows" if rows_first else "cols")
+    # Rows first, a lane has run two half passes before the loop (the lockstep counts one).
+    steps = "hist[w, {} + 1]" if rows_first else "hist[w, {}]"
+    body += _lockstep(n, m, lanes, steps=steps, first="cols")
     k = key_columns(n)
     mask_k = (1 << (k * n)) - 1
     chunks = []
@@ -204,6 +221,7 @@ def source(n: int, m: int, base: int, first: str = "rows", lanes: int = STATS_LA
         raise ValueError(f"first must be 'rows' or 'columns', not {first!r}")
     flat = flat_count(n, int(np.bincount(clue_ids(m)).max()))
     group = _group_source(n, m, base, first, lanes, flat)
+    rows_first = first == "rows"
     return f'''"""Generated by localcount.engines.stats.specialize for {n}x{m}, {first} first; do not edit (see that module)."""
 
 # Digest of the modules called here {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
@@ -215,7 +233,7 @@ from localcount.lines.bits import _popcount
 
 
 @njit(cache=True)
-def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist):
+def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, fc, sums, hist):
     """Add the measures of one row-clue group of weight w: counters times w into ``sums``, steps into ``hist[w]``."""
 {group}
 
@@ -237,7 +255,11 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
         most = max(most, pat_start[c + 1] - pat_start[c])
     flat_rows = np.zeros(({flat}, most**{flat} + {lanes}), np.uint64)
     flat_w = np.zeros(most**{flat} + {lanes}, np.uint64)
-    flat_f = np.zeros(most**{flat} + {lanes}, np.uint64)
+    fc = np.zeros(({m}, {1 << n}), np.uint64)
+    if {not rows_first}:
+        for j in range({m}):
+            for c in range({1 << n}):
+                fc[j, c] = cspread[j, np.uint64(ctab[np.uint64(c) << np.uint64({n})])]
     sums = np.zeros({HIST}, np.int64)
     hist = np.zeros((5, {2 * n * m + 2}), np.int64)
     tuples = 1
@@ -251,7 +273,7 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
         w = _tuple_weight_full(clue, {n}, C, rev, group, order)
         if w == 0:
             continue
-        _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, flat_f, sums, hist)
+        _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, fc, sums, hist)
     for i in range({HIST}):
         out[i] += sums[i]
     for k in range({2 * n * m + 1}):
