@@ -129,10 +129,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
             f"    sums[{UNIQUE}] += w * size",
             "    hist[w, 1] += size",
             "    return",
-            f"for j in range({m}):",
-            f"    kj = (k1 >> np.uint64(j * {n})) & {_u(mask_n)}",
-            f"    for c in range({1 << n}):",
-            f"        fc[j, c] = cspread[j, np.uint64(ctab[(np.uint64(c) << {_u(n)}) | kj])]",
+            "_first_columns(fc, k1, ctab, cspread)",
         ]
     # The last rows' combinations, once per group: rows and column bits; padded to whole lane steps.
     out += [f"s{r} = pat_start[clue[{r}]]" for r in flat]
@@ -233,6 +230,15 @@ from localcount.lines.bits import _popcount
 
 
 @njit(cache=True)
+def _first_columns(fc, known, ctab, cspread):
+    """``fc[j, c]``: what column j of cells c deduces from ``known`` (column layout: bit j*n + r), spread to the row layout."""
+    for j in range({m}):
+        kj = (known >> np.uint64(j * {n})) & np.uint64({(1 << n) - 1})
+        for c in range({1 << n}):
+            fc[j, c] = cspread[j, np.uint64(ctab[(np.uint64(c) << np.uint64({n})) | kj])]
+
+
+@njit(cache=True)
 def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, fc, sums, hist):
     """Add the measures of one row-clue group of weight w: counters times w into ``sums``, steps into ``hist[w]``."""
 {group}
@@ -256,11 +262,7 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
     flat_rows = np.zeros(({flat}, most**{flat} + {lanes}), np.uint64)
     flat_w = np.zeros(most**{flat} + {lanes}, np.uint64)
     fc = np.zeros(({m}, {1 << n}), np.uint64)
-    if {not rows_first}:
-        for j in range({m}):
-            for c in range({1 << n}):
-                fc[j, c] = cspread[j, np.uint64(ctab[np.uint64(c) << np.uint64({n})])]
-    sums = np.zeros({HIST}, np.int64)
+{"" if rows_first else "    _first_columns(fc, np.uint64(0), ctab, cspread)  # nothing known yet: the same for every group" + chr(10)}    sums = np.zeros({HIST}, np.int64)
     hist = np.zeros((5, {2 * n * m + 2}), np.int64)
     tuples = 1
     for _ in range({n} - depth):
