@@ -242,3 +242,30 @@ def test_any_number_of_lanes_gives_the_same_vectors():
             vectors[lanes] = mod.stats_shards(shards, *args, width).tolist()
         assert vectors[1] == vectors[2] == vectors[3] == vectors[4], path
         assert np.asarray(vectors[1])[:, GRIDS].sum() == 1 << 20
+
+
+def test_the_estimate_times_a_few_small_shards_drawn_by_their_grids(monkeypatch):
+    # Whole shards of 6x7 (63 s each on average) made the estimate take 50 minutes: it times shards of at
+    # most about 2^20 grids instead, for about ESTIMATE_SECONDS; the first batch is one shard.
+    from localcount.engines.stats import layout as L
+
+    lay = StatsLayout.make(5, 6)
+    depth = lay.probe_depth()
+    assert depth > lay.depth and (1 << 30) // lay.clues**depth <= 1 << 20 < (1 << 30) // lay.clues ** (depth - 1)
+    assert StatsLayout.make(2, 3).probe_depth() == 2  # every row fixed at most
+    calls = []
+    real = S.stats_shards
+
+    def counted(n, m, shards, path, symmetry, depth, *rest):
+        calls.append((len(shards), depth))
+        return real(n, m, shards, path, symmetry, depth, *rest)
+
+    monkeypatch.setattr(S, "stats_shards", counted)
+    monkeypatch.setattr(L, "ESTIMATE_SECONDS", 0.0)
+    assert lay.estimate_one_core() > 0
+    assert calls == [(1, 5), (1, depth)]  # the warm-up's smallest shard, then one probe
+    monkeypatch.setattr(L, "ESTIMATE_SECONDS", 1e9)
+    monkeypatch.setattr(L, "ESTIMATE_SHARDS", 7)
+    calls.clear()
+    lay.estimate_one_core()
+    assert calls[1:] == [(1, depth), (2, depth), (4, depth)]

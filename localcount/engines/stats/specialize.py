@@ -254,8 +254,10 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
     for i in range(depth - 1, -1, -1):
         clue[order[i]] = s % C
         s //= C
-    keys = np.zeros(max_group, np.int64)
-    tmp = np.zeros(max_group, np.int64)
+    # Uninitialised (a key is written before it is read, ``_singletons`` fills what it reads of tmp): a shard
+    # that meets small groups only touches little of them (the estimate times shards of 2^20 grids).
+    keys = np.empty(max_group, np.int64)
+    tmp = np.empty(max_group, np.int64)
     most = 0
     for c in range(C):
         most = max(most, pat_start[c + 1] - pat_start[c])
