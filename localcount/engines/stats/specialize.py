@@ -255,7 +255,7 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
         clue[order[i]] = s % C
         s //= C
     # Uninitialised (a key is written before it is read, ``_singletons`` fills what it reads of tmp): a shard
-    # that meets small groups only touches little of them (the estimate times shards of 2^20 grids).
+    # touches only as much as its groups need (np.zeros cleared 2 x 16 MB for each of 6x6's 9261 shards).
     keys = np.empty(max_group, np.int64)
     tmp = np.empty(max_group, np.int64)
     most = 0
