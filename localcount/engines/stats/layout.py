@@ -59,16 +59,14 @@ class StatsLayout(Layout):
              variant: str = "nonogram", version: int | None = None) -> StatsLayout:  # fmt: skip
         """A checked layout (default depth: ``prepare.default_depth``; default version: ``prepare.default_version``);
         ValueError if stats cannot do n×m."""
-        from .prepare import PATHS, check_stats_size, default_depth, default_version
+        from .prepare import check_stats_size, default_depth, default_version, oriented
 
         check_stats_size(n, m)
-        if path not in PATHS:
-            raise ValueError(f"path must be one of {', '.join(PATHS)}, got {path!r}")
+        rows = oriented(n, m, path)[0]  # ValueError for an unknown path
         if symmetry not in _SUFFIX:
             raise ValueError(f"stats symmetry must be one of {', '.join(_SUFFIX)}, got {symmetry!r}")
         if depth is None:
             depth = default_depth(n, m, path) if n * m else 0
-        rows = m if path == "transposed" else n
         if not 0 <= depth <= rows:
             raise ValueError(f"depth must be between 0 and {rows} for {n}x{m} ({path}), got {depth}")
         version = default_version(n, m) if version is None else version
@@ -104,9 +102,16 @@ class StatsLayout(Layout):
         return f"{self.n}x{self.m}-stats-{_PATH_SUFFIX[self.path]}{self.variant_suffix}"
 
     @property
+    def oriented(self) -> tuple:
+        """(enumerated rows, their length) of this layout's path (``prepare.oriented``)."""
+        from .prepare import oriented
+
+        return oriented(self.n, self.m, self.path)[:2]
+
+    @property
     def clues(self) -> int:
         """Clues of an enumerated row (F(L+2) for L cells): the base of shard numbers."""
-        return _fibonacci((self.n if self.path == "transposed" else self.m) + 2)
+        return _fibonacci(self.oriented[1] + 2)
 
     @property
     def shards(self) -> int:
@@ -162,14 +167,14 @@ class StatsLayout(Layout):
         """Compile or load the kernels and build the tables: the smallest shard (every row's clue fixed)."""
         from .enumeration import stats_shards
 
-        rows = self.m if self.path == "transposed" else self.n
+        rows = self.oriented[0]
         for threaded in (False, True) if parallel else (False,):
             stats_shards(self.n, self.m, [0], self.path, self.symmetry, rows, threaded, self.variant, self.version)
 
     def probe_depth(self) -> int:
         """The depth of the shards ``estimate_one_core`` times: this layout's, or deeper until a shard holds about
         2^PROBE_GRID_BITS grids or fewer (the rows' clues all fixed at most)."""
-        rows = self.m if self.path == "transposed" else self.n
+        rows = self.oriented[0]
         depth = self.depth
         while depth < rows and self.clues**depth << PROBE_GRID_BITS < 1 << (self.n * self.m):
             depth += 1
@@ -189,12 +194,12 @@ class StatsLayout(Layout):
         import numpy as np
 
         from .enumeration import stats_shards
-        from .prepare import oriented, prepare
+        from .prepare import prepare
 
         if self.n * self.m == 0:
             return 0.0
         self.warm()  # compile or load the kernel first
-        rows, cols, _ = oriented(self.n, self.m, self.path)
+        rows, cols = self.oriented
         patterns = np.diff(prepare(rows, cols, self.variant).pat_start)
         depth = self.probe_depth()
         rng = np.random.default_rng(1)
