@@ -244,6 +244,35 @@ def test_any_number_of_lanes_gives_the_same_vectors():
         assert np.asarray(vectors[1])[:, GRIDS].sum() == 1 << 20
 
 
+def test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or_every_round(monkeypatch):
+    # specialize.STATS_CHECK is a speed choice: a lane stopped after a round's first half rides the second
+    # unchanged, and its steps count only the half passes it began unsolved.
+    n, m = 4, 5
+    prep = P.prepare(n, m)
+    depth = P.default_depth(n, m)
+    shards = np.arange(P.shard_count(n, m, "rows", depth))
+    args = specialize.shard_args(prep, depth, S.SYMMETRIES["none"])
+    vectors = {}
+    for check in ("half", "round"):
+        monkeypatch.setattr(specialize, "STATS_CHECK", check)
+        mod = specialize.generated.load(f"stats_{n}x{m}_check_{check}", specialize.source(n, m, prep.base))
+        vectors[check] = mod.stats_shards(shards, *args, StatsLayout.make(n, m).width).tolist()
+    assert vectors["half"] == vectors["round"]
+    assert S.stats(n, m, version=3) == S.stats(n, m, version=2)
+
+
+def test_lockstep_checks_where_it_is_told():
+    from localcount.engines import lockstep
+
+    def breaks(check):
+        return sum(line.strip() == "break" for line in lockstep._lockstep(3, 3, 2, steps="h[{}]", check=check))
+
+    assert (breaks("half"), breaks("round")) == (2, 1)
+    with pytest.raises(ValueError, match="check must be one of"):
+        lockstep._lockstep(3, 3, 2, check="never")
+    assert lockstep._or_tree(["a", "b", "c", "d", "e"]) == "(((a | b) | c) | (d | e))"
+
+
 def test_the_estimate_times_a_few_small_shards_drawn_by_their_grids(monkeypatch):
     # Whole shards of 6x7 (63 s each on average) made the estimate take 50 minutes: it times shards of at
     # most about 2^20 grids instead, for about ESTIMATE_SECONDS; the first batch is one shard.
