@@ -1,16 +1,22 @@
 #!/usr/bin/env python
-"""The generated stats kernel against variants of its speed settings, shard by shard, one thread.
+"""The generated stats (or count) kernel against variants of its speed settings, shard by shard, one thread.
 
     python scripts/bench_stats_kernel.py 6x6 --set STATS_CHECK=half
-    python scripts/bench_stats_kernel.py 6x6 --every 40 --rounds 4 --set STATS_LANES=1 --set STATS_LANES=4
+    python scripts/bench_stats_kernel.py 6x6 --every 41 --rounds 4 --set STATS_LANES=1 --set STATS_LANES=4
     python scripts/bench_stats_kernel.py 5x8 --path transposed --set FLAT_MAX=2
+    python scripts/bench_stats_kernel.py 6x6 --engine count --set LANES=2 --set COUNT_CHECK=round
 
 Each ``--set NAME=VALUE`` is one variant: the module constant NAME of
 ``localcount.engines.stats.specialize`` (STATS_LANES, STATS_CHECK, FLAT_MAX,
 ...) set to VALUE while its kernel is generated; the first column is the
-kernel as it is.  Every kernel runs every ``--every``-th shard (a systematic
+kernel as it is.  With ``--engine count`` the kernel is the count's
+(``localcount.engines.grid.specialize``: LANES, a power of two, COUNT_CHECK),
+its group the size's default, and a shard one of its units
+(``grid.count.plan``).  Every kernel runs every ``--every``-th shard (a systematic
 sample: shard times run from milliseconds to seconds, and random samples of
-them mislead), the variants alternating shard by shard so that all see the
+them mislead; keep the stride odd: a count's units are numbered by border
+bits, and every 40th unit of 6x6 has the low three at 0, half the time a
+unit of the whole takes), the variants alternating shard by shard so that all see the
 same seconds of this machine; each round prints each variant's seconds and
 its ratio to the kernel as it is, and checks that every variant added up the
 same vector (a speed setting must not change a number).  Compare ratios, not
@@ -31,6 +37,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
 
+from localcount.engines.base import GROUP_IDS, symmetry_group
+from localcount.engines.grid import count as grid_count
+from localcount.engines.grid import specialize as grid_specialize
 from localcount.engines.stats import prepare, specialize
 from localcount.engines.stats.enumeration import SYMMETRIES
 from localcount.engines.stats.measures import width
@@ -41,14 +50,54 @@ from localcount.util.provenance import cpu_model
 def parse_setting(text: str) -> tuple:
     """'NAME=VALUE' -> (NAME, value): an int, or the text itself."""
     name, sep, value = text.partition("=")
-    if not sep or not hasattr(specialize, name) or not name.isupper():
+    if not sep or not name.isupper() or not (hasattr(specialize, name) or hasattr(grid_specialize, name)):
         raise argparse.ArgumentTypeError(
-            f"--set wants NAME=VALUE with NAME a constant of stats.specialize, not {text!r}"
+            f"--set wants NAME=VALUE with NAME a constant of stats.specialize or grid.specialize, not {text!r}"
         )
     try:
         return name, ast.literal_eval(value)
     except (ValueError, SyntaxError):
         return name, value
+
+
+def count_kernel(n: int, m: int, setting: tuple | None):
+    """The generated count module of n×m, with ``setting`` (LANES also sets LANE_BITS) applied while it is written."""
+    if setting is None:
+        return grid_specialize.module(n, m)
+    name, value = setting
+    if not hasattr(grid_specialize, name):
+        raise SystemExit(f"--set {name}: not a constant of grid.specialize (--engine count)")
+    changes = {name: value}
+    if name == "LANES":
+        if value < 1 or value & (value - 1):
+            raise SystemExit(f"--set LANES={value}: want a power of two")
+        changes["LANE_BITS"] = value.bit_length() - 1
+    old = {k: getattr(grid_specialize, k) for k in changes}
+    for k, v in changes.items():
+        setattr(grid_specialize, k, v)
+    try:
+        src = grid_specialize.source(n, m)
+    finally:
+        for k, v in old.items():
+            setattr(grid_specialize, k, v)
+    return generated.load(f"bench_count_{n}x{m}_{name}_{value}", src)
+
+
+def count_runners(n: int, m: int, every: int, settings: list) -> tuple:
+    """(shards, one run(shard, out) per kernel, vector width) for the count's kernels."""
+    p = grid_count.plan(n, m)
+    ctx = grid_count.context(n, m, specialized=True)
+    group = GROUP_IDS[symmetry_group(n, m, True)]
+    entry = "count_unit_square" if group == GROUP_IDS["square"] else "count_unit"
+    kernels = [getattr(count_kernel(n, m, s), entry) for s in [None, *settings]]
+
+    def runner(k):
+        def run(unit, out):
+            out[0] += k(unit, p.inner_bits, group, *ctx.spec_args())
+
+        return run
+
+    return np.arange(0, p.units, max(1, every)), [runner(k) for k in kernels], 1, f"{p.units} units"
 
 
 def kernel(n: int, m: int, base: int, first: str, setting: tuple | None):
@@ -65,11 +114,34 @@ def kernel(n: int, m: int, base: int, first: str, setting: tuple | None):
     return generated.load(f"bench_stats_{n}x{m}_{first}_{name}_{value}", src)
 
 
+def stats_runners(n: int, m: int, path: str, every: int, settings: list) -> tuple:
+    """(shards, one run(shard, out) per kernel, vector width, what the shards are of) for the stats' kernels."""
+    for name, _ in settings:
+        if not hasattr(specialize, name):
+            raise SystemExit(f"--set {name}: not a constant of stats.specialize (--engine stats)")
+    rows, cols, cols_first = prepare.oriented(n, m, path)
+    prep = prepare.prepare(rows, cols)
+    depth = prepare.default_depth(n, m, path)
+    first = "columns" if cols_first else "rows"
+    mods = [kernel(rows, cols, prep.base, first, s) for s in [None, *settings]]
+    shard_args = specialize.shard_args(prep, depth, SYMMETRIES["flips"])
+
+    def runner(mod):
+        def run(shard, out):
+            mod.stats_shard(shard, *shard_args, out)
+
+        return run
+
+    shards = np.arange(0, prep.clues**depth, max(1, every))
+    return shards, [runner(mod) for mod in mods], width(n, m), f"{prep.clues**depth} shards by {path}"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("size", help="NxM, e.g. 6x6")
-    p.add_argument("--path", default="rows", choices=prepare.PATHS)
-    p.add_argument("--every", type=int, default=40, help="time every k-th shard (default 40)")
+    p.add_argument("--engine", default="stats", choices=("stats", "count"), help="whose kernel (default stats)")
+    p.add_argument("--path", default="rows", choices=prepare.PATHS, help="the stats' path (default rows)")
+    p.add_argument("--every", type=int, default=41, help="time every k-th shard (default 41; keep it odd)")
     p.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     p.add_argument("--set", dest="settings", action="append", type=parse_setting, default=[], metavar="NAME=VALUE")
     args = p.parse_args(argv)
@@ -77,32 +149,30 @@ def main(argv=None) -> int:
         n, m = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
         p.error(f"size: want NxM, e.g. 6x6, not {args.size!r}")
-    try:
-        prepare.check_stats_size(n, m)
-    except ValueError as err:
-        p.error(f"size: {err}")
-    rows, cols, cols_first = prepare.oriented(n, m, args.path)
-    prep = prepare.prepare(rows, cols)
-    depth = prepare.default_depth(n, m, args.path)
-    shards = np.arange(0, prep.clues**depth, max(1, args.every))
-    first = "columns" if cols_first else "rows"
     names = ["as it is"] + [f"{k}={v}" for k, v in args.settings]
-    mods = [kernel(rows, cols, prep.base, first, s) for s in [None, *args.settings]]
-    shard_args = specialize.shard_args(prep, depth, SYMMETRIES["flips"])
-    w = width(n, m)
-    for mod in mods:  # compile or load first
-        mod.stats_shard(shards[0], *shard_args, np.zeros(w, np.int64))
-    print(f"# {n}x{m} {args.path}: {len(shards)} of {prep.clues**depth} shards (one in {args.every}), one thread; "
+    if args.engine == "count":
+        if n * m > 64 or not grid_specialize.supported(n, m, 16, 16):
+            p.error(f"size: no generated count kernel for {n}x{m}")
+        shards, runs, w, total = count_runners(n, m, args.every, args.settings)
+    else:
+        try:
+            prepare.check_stats_size(n, m)
+        except ValueError as err:
+            p.error(f"size: {err}")
+        shards, runs, w, total = stats_runners(n, m, args.path, args.every, args.settings)
+    for run in runs:  # compile or load first
+        run(shards[0], np.zeros(w, np.int64))
+    print(f"# {n}x{m} {args.engine}: {len(shards)} of {total} (one in {args.every}), one thread; "
           f"{cpu_model()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")  # fmt: skip
     ratios = {name: [] for name in names[1:]}
     for r in range(args.rounds):
-        spent = [0.0] * len(mods)
-        outs = [np.zeros(w, np.int64) for _ in mods]
+        spent = [0.0] * len(runs)
+        outs = [np.zeros(w, np.int64) for _ in runs]
         for i, s in enumerate(shards):
-            order = range(len(mods)) if (i + r) % 2 == 0 else reversed(range(len(mods)))
+            order = range(len(runs)) if (i + r) % 2 == 0 else reversed(range(len(runs)))
             for k in order:
                 start = time.perf_counter()
-                mods[k].stats_shard(s, *shard_args, outs[k])
+                runs[k](s, outs[k])
                 spent[k] += time.perf_counter() - start
         for k, name in enumerate(names):
             if not (outs[k] == outs[0]).all():

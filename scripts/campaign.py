@@ -76,10 +76,12 @@ def hours(seconds: float) -> str:
 
 
 def main() -> int:
+    from localcount.util import cores
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", default="7x7", help="n x m (default 7x7)")
     ap.add_argument("--sample", type=int, default=24, help="shards to time (default 24)")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes timing shards at once")
+    ap.add_argument("--jobs", type=int, default=cores.usable(), help="processes timing shards at once")
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample")
     ap.add_argument("--host", default="HOST", help="scheduler host name for the printed commands")
     ap.add_argument("--results", default=str(ROOT / "results"), help="recorded runs to check the projection against")

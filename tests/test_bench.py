@@ -111,3 +111,38 @@ def test_bench_times_the_cold_start_of_whole_processes():
     rows = [line.split() for line in res.stdout.splitlines() if not line.startswith("#")]
     assert rows[0] == ["size", "count", "cold_s", "warm_s"]
     assert rows[1][:2] == ["2x3", "52"] and rows[2][:2] == ["0x0", "1"] and float(rows[1][2]) > 0
+
+
+def _kernel_bench(*args):
+    return subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "bench_stats_kernel.py"), *args],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=600,
+    )  # fmt: skip
+
+
+def test_kernel_bench_compares_the_counts_variants_and_their_sums():
+    res = _kernel_bench("4x5", "--engine", "count", "--every", "7", "--rounds", "1",
+                        "--set", "LANES=2", "--set", "COUNT_CHECK=round")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "# 4x5 count: " in res.stdout and "of 4096 units (one in 7)" in res.stdout
+    assert "LANES=2: median ratio" in res.stdout and "COUNT_CHECK=round: median ratio" in res.stdout
+
+
+def test_kernel_bench_compares_the_stats_variants():
+    res = _kernel_bench("3x4", "--every", "3", "--rounds", "1", "--set", "STATS_CHECK=half")
+    assert res.returncode == 0, res.stderr
+    assert "# 3x4 stats: " in res.stdout and "STATS_CHECK=half: median ratio" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "args,said",
+    [
+        (["4x5", "--engine", "count", "--set", "STATS_LANES=1"], "not a constant of grid.specialize"),
+        (["4x5", "--engine", "count", "--set", "LANES=3"], "want a power of two"),
+        (["3x4", "--set", "LANES=2"], "not a constant of stats.specialize"),
+        (["4x5", "--set", "NOSUCH=1"], "--set wants NAME=VALUE"),
+    ],
+)
+def test_kernel_bench_refuses_a_setting_its_kernel_does_not_have(args, said):
+    res = _kernel_bench(*args)
+    assert res.returncode != 0 and said in res.stderr

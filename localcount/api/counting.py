@@ -22,6 +22,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from ..util import cores
 from ..util.errors import UsageError, usage_errors
 from ..util.messages import format_seconds, say
 from .feedback import Feedback, said_if_slow, workers
@@ -213,7 +214,7 @@ def enumerate_layout(
             setup_logging(log, feedback.quiet)
         except OSError as err:
             raise UsageError(f"cannot write the log file {log}: {err.strerror}") from None
-    return _run(lay, group, jobs or os.cpu_count() or 1, checkpointed, checkpoint_dir, fresh, force, dask, feedback)
+    return _run(lay, group, jobs or cores.usable(), checkpointed, checkpoint_dir, fresh, force, dask, feedback)
 
 
 def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback) -> Enumeration:

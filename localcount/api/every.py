@@ -25,6 +25,7 @@ import pathlib
 import time
 from dataclasses import dataclass
 
+from ..util import cores
 from ..util.errors import UsageError, usage_errors
 from .counting import check_jobs, size
 from .feedback import Feedback, said_if_slow
@@ -338,7 +339,7 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
     feedback = feedback or Feedback.library(progress)
     with usage_errors():
         lay = engine("index").make(n, m, symmetry=symmetry, variant=variant)
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or cores.usable()
     with said_if_slow(f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)", feedback.quiet):
         lay.warm()
     est = lay.estimate_one_core() / jobs

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..orchestration.checkpoint import default_dir
 from ..orchestration.status import merge, status
+from ..util import cores
 from ..util.messages import Parser, say
 
 
@@ -17,7 +17,7 @@ def parser(command: str) -> argparse.ArgumentParser:
         p.add_argument("paths", nargs="+", help="checkpoint directories or files")
         return p
     p.add_argument("paths", nargs="*", help=f"checkpoint directories (default: {default_dir()})")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes the ETA assumes")
+    p.add_argument("-j", "--jobs", type=int, default=cores.usable(), help="processes the ETA assumes")
     return p
 
 

@@ -20,7 +20,6 @@ machine's.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import time
 
@@ -34,6 +33,7 @@ from ..orchestration.checkpoint import CheckpointError, default_dir, work_and_ma
 from ..orchestration.cluster import ClusterError
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
+from ..util import cores
 from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import relative_paths, this_command
 from .common import UsageError, add_cluster_options, cluster_args
@@ -80,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="skip runs estimated to take longer than this (they are listed; default: no limit)",
     )
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
     p.add_argument("--results", default=None, help="the results directory (default: ./results, and ./results/yesnogram "
                    "with --variant yesnogram)")  # fmt: skip
@@ -130,7 +130,7 @@ def main(argv) -> int:
     status = 0
     skipped = []
     try:
-        with workers(dask, args.jobs or os.cpu_count() or 1) as pool:
+        with workers(dask, args.jobs or cores.usable()) as pool:
             for n, m in sizes:
                 summary, skips, stop = _run_size(n, m, args, pool, command)
                 skipped += skips

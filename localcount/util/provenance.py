@@ -10,9 +10,11 @@ import shlex
 import subprocess
 import sys
 
+from . import cores
+
 
 def cpu_model() -> str:
-    """The CPU's model name (from /proc/cpuinfo on Linux) and core count."""
+    """The CPU's model name (from /proc/cpuinfo on Linux) and core count (and how many this process may use, if fewer)."""
     name = platform.processor() or "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -22,7 +24,8 @@ def cpu_model() -> str:
                     break
     except OSError:
         pass
-    return f"{name}, {os.cpu_count()} cores"
+    total, usable = os.cpu_count(), cores.usable()
+    return f"{name}, {total} cores" + (f" ({usable} usable)" if total and usable < total else "")
 
 
 #: What the tool itself writes into a checkout while it runs (``table`` records its runs in ``results/`` and

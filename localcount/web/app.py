@@ -48,6 +48,7 @@ from ..api import every, making, puzzles
 from ..puzzle import examples, formats
 from ..puzzle.making import design as designer
 from ..puzzle.making import generate as generator
+from ..util import cores
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 #: Request bodies larger than this are refused (413) before they are read whole.
@@ -57,15 +58,15 @@ MAX_SIDE = 100
 #: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
 DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
 #: The requests that run in threads (parsing, converting, numbering, the GETs): at most this many at once.
-WORKERS = max(2, min(8, os.cpu_count() or 2))
+WORKERS = max(2, min(8, cores.usable()))
 #: Searches and the making commands run in worker processes of their own (a search holds the GIL for seconds, so in a
 #: thread it would make every live answer wait), at most this many at once; one more is refused at once with 503.
-SEARCH_WORKERS = max(4, min(8, os.cpu_count() or 2))
+SEARCH_WORKERS = max(4, min(8, cores.usable()))
 #: The endpoints that search or make (``analyze`` too, unless its search is turned off).
 SEARCHING = frozenset({"solve", "generate", "design", "simplify"})
 #: Live requests that run local logic (interpreted, a GIL each) go to worker processes too, this many: one a core,
 #: so that live answers use every core; the others (parsing, numbering, the GETs) stay in the threads.
-LIVE_WORKERS = max(2, min(8, os.cpu_count() or 2))
+LIVE_WORKERS = max(2, min(8, cores.usable()))
 LIVE_PROCESSES = frozenset({"analyze", "hint"})
 #: Queries of the numbering run one at a time: its kernels are numba ``parallel`` ones, which numba's workqueue
 #: threading layer (the one always there) does not let several threads enter at once.
