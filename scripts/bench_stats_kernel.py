@@ -69,7 +69,7 @@ def count_kernel(n: int, m: int, setting: tuple | None):
         raise SystemExit(f"--set {name}: not a constant of grid.specialize (--engine count)")
     changes = {name: value}
     if name == "LANES":
-        if value < 1 or value & (value - 1):
+        if not isinstance(value, int) or value < 1 or value & (value - 1):
             raise SystemExit(f"--set LANES={value}: want a power of two")
         changes["LANE_BITS"] = value.bit_length() - 1
     old = {k: getattr(grid_specialize, k) for k in changes}
@@ -84,7 +84,7 @@ def count_kernel(n: int, m: int, setting: tuple | None):
 
 
 def count_runners(n: int, m: int, every: int, settings: list) -> tuple:
-    """(shards, one run(shard, out) per kernel, vector width) for the count's kernels."""
+    """(units, one run(unit, out) per kernel, vector width, what the units are of) for the count's kernels."""
     p = grid_count.plan(n, m)
     ctx = grid_count.context(n, m, specialized=True)
     group = GROUP_IDS[symmetry_group(n, m, True)]

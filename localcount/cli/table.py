@@ -80,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="skip runs estimated to take longer than this (they are listed; default: no limit)",
     )
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: every usable core)")
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: {default_dir()})")
     p.add_argument("--results", default=None, help="the results directory (default: ./results, and ./results/yesnogram "
                    "with --variant yesnogram)")  # fmt: skip
