@@ -41,7 +41,9 @@ def add_run_options(p: argparse.ArgumentParser, what: str = "run") -> None:
     """-j/--jobs, --checkpoint-dir and --fresh: the workers and checkpoint of a sharded ``what`` (a run, a build)."""
     from ..orchestration.checkpoint import ENV_DIR, default_dir
 
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes or threads (default: every usable core)")
+    p.add_argument(
+        "-j", "--jobs", type=int, default=None, help="worker processes or threads (default: every usable core)"
+    )
     p.add_argument("--checkpoint-dir", help=f"where shard records are kept (default: ${ENV_DIR} or {default_dir()})")
     p.add_argument("--fresh", action="store_true", help=f"discard this {what}'s checkpoint and start over")
 
