@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import os
 import statistics
 import sys
@@ -60,6 +61,19 @@ def parse_setting(text: str) -> tuple:
         return name, value
 
 
+@contextlib.contextmanager
+def settings(module, changes: dict):
+    """``module``'s constants set as ``changes`` says while the block runs (a kernel's source is written)."""
+    old = {name: getattr(module, name) for name in changes}
+    for name, value in changes.items():
+        setattr(module, name, value)
+    try:
+        yield
+    finally:
+        for name, value in old.items():
+            setattr(module, name, value)
+
+
 def count_kernel(n: int, m: int, setting: tuple | None):
     """The generated count module of n×m, with ``setting`` (LANES also sets LANE_BITS) applied while it is written."""
     if setting is None:
@@ -72,14 +86,8 @@ def count_kernel(n: int, m: int, setting: tuple | None):
         if not isinstance(value, int) or value < 1 or value & (value - 1):
             raise SystemExit(f"--set LANES={value}: want a power of two")
         changes["LANE_BITS"] = value.bit_length() - 1
-    old = {k: getattr(grid_specialize, k) for k in changes}
-    for k, v in changes.items():
-        setattr(grid_specialize, k, v)
-    try:
+    with settings(grid_specialize, changes):
         src = grid_specialize.source(n, m)
-    finally:
-        for k, v in old.items():
-            setattr(grid_specialize, k, v)
     return generated.load(f"bench_count_{n}x{m}_{name}_{value}", src)
 
 
@@ -105,12 +113,8 @@ def kernel(n: int, m: int, base: int, first: str, setting: tuple | None):
     if setting is None:
         return specialize.module(n, m, base, first)
     name, value = setting
-    old = getattr(specialize, name)
-    setattr(specialize, name, value)
-    try:
+    with settings(specialize, {name: value}):
         src = specialize.source(n, m, base, first, specialize.STATS_LANES)
-    finally:
-        setattr(specialize, name, old)
     return generated.load(f"bench_stats_{n}x{m}_{first}_{name}_{value}", src)
 
 
