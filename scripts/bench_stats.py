@@ -65,7 +65,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sizes", default="5x6,6x6", help="comma-separated NxM (default 5x6,6x6)")
     p.add_argument("--rounds", type=int, default=2, help="timed rounds per size (default 2)")
-    p.add_argument("--jobs", type=int, default=cores.usable(), help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=int, default=cores.usable(), help="worker processes (default: every usable core)")
     p.add_argument("--path", default="rows", choices=("rows", "transposed"), help="the stats code path")
     args = p.parse_args()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
