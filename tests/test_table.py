@@ -152,6 +152,24 @@ def test_render_is_deterministic_and_idempotent(tmp_path):
     assert publish.antidiagonal_terms(results.read_table(tmp_path)) == [(1, 2), (2, 4), (3, 4)]
 
 
+def test_other_results_leave_the_readme_in_the_working_directory_alone(tmp_path):
+    # `table --results DIR` (an estimate, a trial run) must not rewrite ./README.md's known values from DIR
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    (tmp_path / "README.md").write_text(README_STUB)
+    for args in (
+        ["--render", "--results", "elsewhere"],
+        ["--sizes", "1x2", "--results", "other", "--checkpoint-dir", "ck"],
+    ):
+        proc = subprocess.run([sys.executable, "-m", "localcount", "table", *args], cwd=tmp_path, capture_output=True,
+                              text=True, env=env, timeout=600)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / "README.md").read_text() == README_STUB, args
+    # with the default results (./results) it is this project's README, regenerated as before
+    proc = subprocess.run([sys.executable, "-m", "localcount", "table", "--render"], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=600)  # fmt: skip
+    assert proc.returncode == 0 and "old" not in (tmp_path / "README.md").read_text()
+
+
 def test_bad_table_arguments_exit_2(tmp_path):
     for args in (
         ["--sizes", "3y4"], [], ["--sizes", "9x9"], ["--max-cells", "4", "--jobs", "0"],

@@ -94,7 +94,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--render", action="store_true", help="only regenerate the files made from results/")
     add_cluster_options(p)
-    p.add_argument("--readme", default="README.md", help="project README whose known-values table is regenerated")
+    p.add_argument("--readme", default=None, help="project README whose known-values table is regenerated (default: "
+                   "./README.md, unless --results names another directory)")  # fmt: skip
     return p
 
 
@@ -105,6 +106,8 @@ def main(argv) -> int:
         records.VARIANT_DIRS[check_variant(args.variant)]
         if args.results is None:
             args.results = str(records.variant_dir("results", args.variant))
+            if args.readme is None:
+                args.readme = "README.md"  # other results must not rewrite this README's known values
         if args.variant != "nonogram":
             args.readme = None  # README.md's known values are the nonograms'
         if args.render and args.max_cells is None and args.sizes is None:
