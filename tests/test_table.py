@@ -19,13 +19,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README_STUB = "# x\n\n## Known values\n\n<!-- known-values:begin -->\nold\n<!-- known-values:end -->\n\ntail\n"
 
 
-def run_table(args, tmp_path):
+def table_process(args, cwd=None):
+    """``python -m localcount table ARGS`` run from ``cwd``, this checkout's package first on the path."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run(
-        [sys.executable, "-m", "localcount", "table", *args, "--results", str(tmp_path / "res"),
-         "--checkpoint-dir", str(tmp_path / "ck"), "--readme", str(tmp_path / "README.md")],
-        capture_output=True, text=True, env=env, timeout=600,
-    )  # fmt: skip
+    return subprocess.run([sys.executable, "-m", "localcount", "table", *args], cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=600)  # fmt: skip
+
+
+def run_table(args, tmp_path):
+    return table_process([*args, "--results", str(tmp_path / "res"), "--checkpoint-dir", str(tmp_path / "ck"),
+                          "--readme", str(tmp_path / "README.md")])  # fmt: skip
 
 
 def fake_run(n, m, layout, count):
@@ -154,15 +157,13 @@ def test_render_is_deterministic_and_idempotent(tmp_path):
 
 def test_other_results_leave_the_readme_in_the_working_directory_alone(tmp_path):
     # `table --results DIR` (an estimate, a trial run) must not rewrite ./README.md's known values from DIR
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     (tmp_path / "README.md").write_text(README_STUB)
     for args in (
         ["--render", "--results", "elsewhere"],
         ["--sizes", "1x2", "--results", "other", "--checkpoint-dir", "ck"],
         ["--render"],  # the default results (./results): this README is theirs, regenerated as before
     ):
-        proc = subprocess.run([sys.executable, "-m", "localcount", "table", *args], cwd=tmp_path, capture_output=True,
-                              text=True, env=env, timeout=600)  # fmt: skip
+        proc = table_process(args, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert ((tmp_path / "README.md").read_text() == README_STUB) == ("--results" in args), args
 
