@@ -50,7 +50,7 @@ def known(n: int, m: int | None = None, *, variant: str = "nonogram") -> Known |
     >>> s = known(6, 5).stats                # recorded as 5x6, rows first
     >>> s.n, s.m, s.unique
     (5, 6, 794378773)
-    >>> known(4, 10).stats is None           # counted, but its stats are not recorded
+    >>> known(2, 20).stats is None           # counted, but its stats are not recorded
     True
     """
     from ..clues import check_variant
