@@ -11,7 +11,8 @@
     python scripts/bench.py --sizes 2x14,2x16 --measure thin --mode shards   # the thin counter (thin-word: its other path)
     python scripts/bench.py --cold --sizes 2x5,4x4,5x5   # what a new user waits: whole processes, empty caches, then warm
     python scripts/bench.py --compile                    # compile time of each kernel family, empty caches
-    python scripts/bench.py --gpu --sizes 5x5,6x6,6x7    # the GPU engine (a CUDA GPU): grids/s, projected 7x7
+    python scripts/bench.py --gpu --sizes 5x5,6x6,6x7    # the GPU engine (a CUDA GPU): grids/s, projected 7x7, 6x8
+    python scripts/bench.py --gpu --sizes 6x6,7x7 --kernel lanes2-shared-one   # one kernel variant; 7x7: a slice
 
 Modes: ``threads`` counts in-process (``Layout.in_process``: numba threads);
 ``shards`` runs the sharded, checkpointed path of the command line (worker
@@ -41,10 +42,15 @@ second process with the caches so filled does the same, which is what
 loading them costs later.  ``--sizes`` is ignored.
 
 ``--gpu`` times the GPU engine (``engines.gpu``: the count with ``--method gpu``, one launch per
-shard, in this process) and, when 6x6 and 6x7 are among the sizes, projects 7x7 (2^49 grids)
-from each of their rates, as ``scripts/campaign.py`` projects from the CPU's.  Under numba's CUDA
+shard, in this process) with its default kernel variant (``count.default_kernel``) or the one
+``--kernel NAME`` names (``count.Kernel``: ``global``, ``shared-one``, ``lanes2-shared``, ...), and
+projects 7x7 (2^49 grids) and 6x8 (2^48) from the rate of each size timed among 6x6, 6x7, 7x7 and
+6x8, as ``scripts/campaign.py`` projects from the CPU's.  Sizes of more than 2^GPU_WHOLE_BITS grids
+(7x7, 6x8) are timed on a slice, ``--gpu-shards`` of their shards spread evenly (their ``count`` is
+the slice's), with the kernel built for them (where their tables live differs from 6x7's); a
+projection from a slice is rough, since its share of symmetric borders varies.  Under numba's CUDA
 simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, but its figures are the simulator's, not a GPU's:
-the header says which.
+the header says which.  ``scripts/gpu_variants.py`` times every variant side by side.
 
 Prints, per size: wall seconds, grids per second (grids = all 2^(n*m) of the
 size, whatever the kernel skips by symmetry), ns per grid, grids per second
@@ -144,6 +150,32 @@ def compile_times() -> int:
     return 0
 
 
+#: --gpu: sizes of more than 2^GPU_WHOLE_BITS grids are timed on a slice of GPU_SLICE_SHARDS shards (unless told).
+GPU_WHOLE_BITS = 44
+GPU_SLICE_SHARDS = 16
+#: --gpu: the sizes projected from every rate timed among GPU_PROJECT_FROM.
+GPU_PROJECTED = [(7, 7), (6, 8)]
+GPU_PROJECT_FROM = [(6, 6), (6, 7), (7, 7), (6, 8)]
+
+
+def gpu_slice(lay, shards: int | None) -> list:
+    """The shards --gpu times: all of them, or ``shards`` (default GPU_SLICE_SHARDS above 2^GPU_WHOLE_BITS grids)
+    spread evenly."""
+    if shards is None:
+        shards = GPU_SLICE_SHARDS if lay.n * lay.m > GPU_WHOLE_BITS else lay.shards
+    if shards >= lay.shards:
+        return list(range(lay.shards))
+    return [i * lay.shards // shards for i in range(shards)]
+
+
+def gpu_count(lay, picked: list, kernel: str | None) -> int:
+    """The GPU layout's weighted total over the picked shards, one launch each, with one kernel variant."""
+    from localcount.engines.gpu.count import count_indices
+
+    inner = lay.n * lay.m - lay.bits
+    return sum(count_indices(lay.n, lay.m, s << inner, 1 << inner, lay.symmetry, lay.variant, kernel) for s in picked)
+
+
 def layout_for(measure: str, n: int, m: int, symmetry: str):
     """The layout a measure times for n×m: the general kernel, the thin counter (two row modes) or stats."""
     from localcount.engines import registry
@@ -181,8 +213,13 @@ def main() -> int:
     ap.add_argument("--cold", action="store_true", help="time whole processes of the count command, cold and warm")
     ap.add_argument("--repeat", type=int, default=3, help="with --cold: rounds per size (default 3)")
     ap.add_argument("--compile", action="store_true", help="time each kernel family's compile with empty caches")
-    ap.add_argument("--gpu", action="store_true", help="time the GPU engine (--method gpu) and project 7x7")
+    ap.add_argument("--gpu", action="store_true", help="time the GPU engine (--method gpu) and project 7x7 and 6x8")
+    ap.add_argument("--kernel", help="with --gpu: the kernel variant, e.g. shared-one (default: count.default_kernel)")
+    ap.add_argument("--gpu-shards", type=int, help=f"with --gpu: time this many shards of each size, spread evenly "
+                    f"(default: all, {GPU_SLICE_SHARDS} above 2^{GPU_WHOLE_BITS} grids)")  # fmt: skip
     args = ap.parse_args()
+    if (args.kernel or args.gpu_shards) and not args.gpu:
+        ap.error("--kernel and --gpu-shards go with --gpu")
     if args.gpu:
         args.measure, args.mode = "gpu", "threads"
     sizes = parse_sizes(args.sizes) + ([(6, 6)] if args.long else [])
@@ -202,6 +239,12 @@ def main() -> int:
 
     try:
         layouts = {(n, m): layout_for(args.measure, n, m, args.symmetry) for n, m in [(2, 3), *sizes]}
+        if args.gpu:
+            from localcount.engines.gpu.count import resolve
+
+            kernels = {
+                size: resolve(*size, layouts[size].symmetry, layouts[size].variant, args.kernel).name for size in sizes
+            }
     except ValueError as err:
         ap.error(str(err))
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
@@ -223,7 +266,9 @@ def main() -> int:
     compile_s = time.perf_counter() - start
 
     def timed_count(lay):
-        """(locally solvable grids, threads used) of the whole layout, by the mode's path."""
+        """(locally solvable grids, threads used) of the whole layout, by the mode's path (--gpu: of its slice)."""
+        if args.gpu:
+            return gpu_count(lay, gpu_slice(lay, args.gpu_shards), args.kernel), 1
         if in_process:
             total, used = lay.in_process(threads)
             return lay.solvable(total), used
@@ -261,6 +306,8 @@ def main() -> int:
             f"# device: {device_name()}"
             + (" (numba's CUDA simulator on the CPU: NOT a GPU's figures)" if simulated() else "")
         )
+        emit("# kernels: " + ", ".join(f"{n}x{m} {kernels[(n, m)]}" for n, m in sizes)
+             + ("" if args.kernel else " (count.default_kernel's, chosen by design)"))  # fmt: skip
     emit(
         f"# compile {'(fresh cache)' if not args.warm_cache else '(warm cache)'}: {compile_s:.2f} s common kernels; compile_s: per size"
     )
@@ -271,14 +318,19 @@ def main() -> int:
     for n, m in sizes:
         lay = layouts[(n, m)]
         t0 = time.perf_counter()
-        lay.warm(in_process)  # outside the timing
+        if args.gpu:
+            from localcount.engines.gpu.count import count_indices
+
+            count_indices(n, m, 0, 1, lay.symmetry, lay.variant, args.kernel)  # compiles the variant, copies the tables
+        else:
+            lay.warm(in_process)  # outside the timing
         if client is not None:
             client.run(lay.warm)
         size_compile = time.perf_counter() - t0
         t0 = time.perf_counter()
         total, used = timed_count(lay)
         wall = time.perf_counter() - t0
-        grids = 2 ** (n * m)
+        grids = 2 ** (n * m) if not args.gpu else len(gpu_slice(lay, args.gpu_shards)) << (n * m - lay.bits)
         rate = grids / wall
         emit(
             f"{n}x{m:<4} {total:>12} {grids:>14} {wall:>8.3f} {rate:>10.3g} {1e9 / rate:>8.2f} "
@@ -288,10 +340,10 @@ def main() -> int:
     if client is not None:
         stack.close()
     if args.gpu:
-        for n, m in [(6, 6), (6, 7)]:
-            if (n, m) in rates:
-                emit(f"# projected 7x7 (2^49 grids) at the {n}x{m} rate {rates[(n, m)]:.3g} grids/s: "
-                     f"{2 ** 49 / rates[(n, m)] / 3600:.1f} h")  # fmt: skip
+        for target in GPU_PROJECTED:
+            for n, m in [size for size in GPU_PROJECT_FROM if size in rates]:
+                emit(f"# projected {target[0]}x{target[1]} (2^{target[0] * target[1]} grids) at the {n}x{m} rate "
+                     f"{rates[(n, m)]:.3g} grids/s ({kernels[(n, m)]}): {2 ** (target[0] * target[1]) / rates[(n, m)] / 3600:.1f} h")  # fmt: skip
     return 0
 
 

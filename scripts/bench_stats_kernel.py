@@ -94,7 +94,7 @@ def count_kernel(n: int, m: int, setting: tuple | None):
 def count_runners(n: int, m: int, every: int, settings: list) -> tuple:
     """(units, one run(unit, out) per kernel, vector width, what the units are of) for the count's kernels."""
     p = grid_count.plan(n, m)
-    ctx = grid_count.context(n, m, specialized=True)
+    ctx = grid_count.context(n, m, specialized=True, kernel="lanes")  # the kernels below are lanes kernels
     group = GROUP_IDS[symmetry_group(n, m, True)]
     entry = "count_unit_square" if group == GROUP_IDS["square"] else "count_unit"
     kernels = [getattr(count_kernel(n, m, s), entry) for s in [None, *settings]]

@@ -4,9 +4,10 @@
 
 A running count appends to its log while git reads it, so a plain
 ``git add`` may catch half a record (the resumed run would repair it, but
-the committed file would be damaged).  This stages each ``*.log`` and
-``*.sessions`` file (where the shards were counted) cut after its last
-newline, read once, and leaves the file on disk alone.
+the committed file would be damaged).  This stages each ``*.log``,
+``*.sessions`` file (where the shards were counted) and ``*.sample`` file (a
+GPU count's sample, fixed before its first shard: ``orchestration.verify``)
+cut after its last newline, read once, and leaves the file on disk alone.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def stage(path: pathlib.Path) -> int:
         .strip()
     )
     subprocess.run(["git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], check=True)
-    header = path.suffix == ".log"  # a log's first line is its header; a sessions file has none
+    header = path.suffix in (".log", ".sample")  # their first line is a header; a sessions file has none
     return max(0, data.count(b"\n") - header)
 
 
@@ -41,8 +42,8 @@ def main(argv=None) -> int:
     if not logs:
         print(f"stage_checkpoints: no *.log in {directory}", file=sys.stderr)
         return 1
-    for path in logs + sorted(directory.glob("*.sessions")):
-        what = "records" if path.suffix == ".log" else "sessions"
+    for path in logs + sorted(directory.glob("*.sessions")) + sorted(directory.glob("*.sample")):
+        what = {".log": "records", ".sessions": "sessions"}.get(path.suffix, "lines (sample)")
         print(f"{path}: {stage(path)} {what} staged", file=sys.stderr)
     return 0
 

@@ -126,7 +126,8 @@ def test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted():
     def run(*args):
         return subprocess.run([sys.executable, "-m", "localcount", *args], capture_output=True, text=True, timeout=120)
 
-    slow = run("generate", "6", "--steps", "25-", "--seed", "1", "--timeout", "4")  # none found: 4 s of search
+    # none found: 4 s of search (tries beyond reach, or a fast machine ends on its tries before the clock)
+    slow = run("generate", "6", "--steps", "25-", "--seed", "1", "--timeout", "4", "--tries", "100000000")
     lines = slow.stderr.strip().splitlines()
     assert slow.returncode == 1 and len(lines) == 2, slow.stderr
     assert "long work: local logic compiled from now on" in lines[0] and "found in 4 s" in lines[1]

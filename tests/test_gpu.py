@@ -1,12 +1,14 @@
-"""The GPU engine (``engines.gpu``): its CUDA kernel, run here in numba's CUDA simulator (tests/conftest.py; on a
+"""The GPU engine (``engines.gpu``): its CUDA kernels, run here in numba's CUDA simulator (tests/conftest.py; on a
 machine with a GPU, LOCALCOUNT_TEST_GPU=device runs it there), against tests/naive.py and the recorded counts."""
 
 import os
 import pathlib
 import subprocess
 import sys
+import types
 
 import naive
+import numpy as np
 import pytest
 from incli import cli
 
@@ -106,18 +108,128 @@ def test_the_simulator_is_what_runs_here():
     assert gpu.device_name() == "numba CUDA simulator" or os.environ.get("LOCALCOUNT_TEST_GPU") == "device"
 
 
-@pytest.mark.parametrize("n,m,symmetry", [(3, 4, "flips"), (4, 4, "square"), (2, 5, "none")])
-def test_tables_in_shared_or_global_memory_count_the_same(n, m, symmetry, monkeypatch):
-    assert gpu.shared_bytes(n, m) > 0  # small tables go to shared memory by default
-    shared = GpuLayout.make(n, m, symmetry=symmetry).in_process(1)[0]
-    monkeypatch.setattr(gpu, "SHARED_TABLE_BYTES", 0)
-    assert gpu.shared_bytes(n, m) == 0 and GpuLayout.make(n, m, symmetry=symmetry).in_process(1)[
-        0
-    ] == shared == naive.count(n, m)
+#: Every kernel variant's name (where the line tables live × grids per thread).
+KERNELS = [k.name for k in gpu.every_kernel()]
 
 
-def test_which_tables_fit_in_shared_memory():
-    assert gpu.shared_bytes(6, 6) == 16384 and gpu.shared_bytes(6, 7) == 40960 and gpu.shared_bytes(7, 7) == 0
+def rows_of(index, n, m):
+    """The grid (bit r*m + c) at an enumeration index of the group "none": row 0, row n-1, then rows 1 .. n-2."""
+    order = [0, n - 1, *range(1, n - 1)] if n > 1 else [0]
+    rows = {r: (index >> ((len(order) - 1 - i) * m)) & ((1 << m) - 1) for i, r in enumerate(order)}
+    return sum(rows[r] << (r * m) for r in range(n))
+
+
+def naive_slice(n, m, base, count, variant="nonogram"):
+    """tests/naive.py's count of the grids at indices base .. base + count - 1 (group "none")."""
+    return sum(naive.solve_grid(rows_of(i, n, m), n, m, variant)[0] == "solved" for i in range(base, base + count))
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_every_kernel_variant_counts_like_the_reference(name):
+    """A square, a non-square whose border runs are one index long (every step of 2 or 4 lanes is ragged), a
+    yesnogram, and a slice that starts and ends inside border runs and stretches (lanes left over at its ends)."""
+    kernel = gpu.Kernel.parse(name)
+    assert kernel.name == name
+    cases = [(3, 3, "square", "nonogram"), (2, 5, "flips", "nonogram"), (3, 3, "flips", "yesnogram"),
+             (4, 2, "none", "yesnogram")]  # fmt: skip
+    for n, m, group, variant in cases:
+        if gpu.fits(n, m, variant, kernel.place):
+            assert gpu.count_indices(n, m, 0, 1 << (n * m), group, variant, kernel) == naive.count(n, m, variant)
+    assert gpu.fits(3, 3, "nonogram", kernel.place) and gpu.fits(2, 5, "nonogram", kernel.place) != (
+        kernel.place == "shared-one"
+    )
+    if gpu.fits(3, 4, "nonogram", kernel.place):
+        assert gpu.count_indices(3, 4, 1001, 37, "none", kernel=name) == naive_slice(3, 4, 1001, 37) == 32
+    if gpu.fits(4, 4, "nonogram", kernel.place):
+        assert gpu.count_indices(4, 4, 40001, 29, "none", kernel=name) == naive_slice(4, 4, 40001, 29)
+
+
+@pytest.mark.parametrize("name,n,m,symmetry,variant", [
+    ("lanes4-shared-one", 4, 4, "square", "nonogram"), ("lanes2-shared", 4, 3, "flips", "yesnogram"),
+    ("lanes4-global", 2, 7, "flips", "nonogram"), ("shared-one", 4, 4, "square", "nonogram"),
+])  # fmt: skip
+def test_kernel_variants_equal_the_recorded_counts(name, n, m, symmetry, variant):
+    lay = GpuLayout.make(n, m, symmetry=symmetry, variant=variant)
+    inner = n * m - lay.bits
+    total = sum(gpu.count_indices(n, m, s << inner, 1 << inner, symmetry, variant, name) for s in range(lay.shards))
+    assert total == recorded(n, m, variant)
+
+
+@pytest.mark.parametrize("n,m,base", [(7, 7, 0x3C5F_414C_343C), (6, 8, 0x9D62_6B3A_5C2E)])
+def test_large_tables_in_shared_memory_count_like_global_memory(n, m, base):
+    """7x7's one shared table (32 KiB) and both its tables (64 KiB, opted in on a device), 6x8's two (136 KiB): a
+    slice of indices, every variant that fits against the grids' naive count."""
+    assert gpu.table_bytes(7, 7, "shared-one") == 32768 and gpu.table_bytes(7, 7, "shared") == 65536
+    assert gpu.table_bytes(6, 8, "shared") == 139264 > gpu.DEFAULT_SHARED_BYTES
+    expected = naive_slice(n, m, base, 13)
+    assert 0 < expected < 13
+    for name in ["global", "shared", "shared-one", "lanes4-shared", "lanes2-shared-one"]:
+        if gpu.fits(n, m, "nonogram", gpu.Kernel.parse(name).place):
+            assert gpu.count_indices(n, m, base, 13, "none", kernel=name) == expected, name
+
+
+def test_one_line_table_serves_rows_and_columns_of_nonogram_squares_only():
+    from localcount.lines.tables import line_table, row_table
+
+    for length in range(1, 8):
+        assert np.array_equal(row_table(length, "nonogram"), line_table(length))
+    assert not np.array_equal(row_table(3, "yesnogram"), line_table(3))
+    assert gpu.one_table(7, 7, "nonogram") and not gpu.one_table(7, 7, "yesnogram")
+    assert not gpu.one_table(6, 7, "nonogram")
+    assert [k.name for k in gpu.kernels(6, 7)] == [
+        "global", "shared", "lanes2-global", "lanes2-shared", "lanes4-global", "lanes4-shared"
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="cannot count 6x7"):
+        gpu.count_indices(6, 7, 0, 1, "flips", kernel="shared-one")
+    with pytest.raises(ValueError, match="no GPU kernel named"):
+        gpu.Kernel.parse("lanes3-global")
+    assert {gpu.Kernel.parse(name) for name in KERNELS} == set(gpu.every_kernel()) and len(KERNELS) == 9
+
+
+def test_the_default_kernel_is_the_designs(monkeypatch):
+    """One shared table for nonogram squares, both tables in shared memory where they fit the device's opt-in limit,
+    else global memory; one lane (not yet measured on a GPU: scripts/gpu_variants.py)."""
+    assert gpu.table_bytes(6, 6, "shared") == 16384 and gpu.table_bytes(6, 7, "shared") == 40960
+    assert gpu.table_bytes(5, 5, "global") == 0 and gpu.table_bytes(8, 8, "shared-one") == 131072
+    names = lambda: {size: gpu.kernel_name(*size) for size in [(6, 6), (6, 7), (7, 7), (6, 8), (8, 8), (8, 9)]}
+    assert gpu.shared_limit() == 227 * 1024 or os.environ.get("LOCALCOUNT_TEST_GPU") == "device"
+    monkeypatch.setattr(gpu, "shared_limit", lambda: 227 * 1024)  # an H100's or H200's opt-in limit
+    assert names() == {(6, 6): "shared-one", (6, 7): "shared", (7, 7): "shared-one", (6, 8): "shared",
+                       (8, 8): "shared-one", (8, 9): "global"}  # fmt: skip
+    assert gpu.kernel_name(7, 7, "flips", "yesnogram") == "shared"
+    assert gpu.default_kernel(7, 7) == gpu.Kernel("shared-one")
+    monkeypatch.setattr(gpu, "shared_limit", lambda: 48 * 1024)  # a device without the opt-in
+    assert names() == {(6, 6): "shared-one", (6, 7): "shared", (7, 7): "shared-one", (6, 8): "global",
+                       (8, 8): "global", (8, 9): "global"}  # fmt: skip
+    assert gpu.kernel_name(7, 7, "flips", "yesnogram") == "global"
+    assert GpuLayout.make(3, 3).in_process(1)[0] == 384  # the layout counts with the default kernel
+
+
+def test_a_kernel_is_opted_in_to_more_than_48_kib_of_shared_memory_through_the_driver():
+    calls = []
+    driver = types.SimpleNamespace(cuKernelSetAttribute=lambda *args: calls.append(args))
+    function = types.SimpleNamespace(handle="the CUkernel", device=types.SimpleNamespace(id=3))
+    assert not gpu.opt_in_shared(function, 48 * 1024, driver) and calls == []
+    assert gpu.opt_in_shared(function, 139264, driver)
+    [(attribute, nbytes, handle, device)] = calls
+    assert int(attribute) == 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    assert (nbytes, handle, device) == (139264, "the CUkernel", 3)
+    assert gpu.block_threads(40960, 1024) == 128 and gpu.block_threads(139264, 1024) == 1024
+    assert gpu.block_threads(139264, 640) == 512
+
+
+def test_the_variants_script_times_every_variant_and_checks_its_counts():
+    script = [sys.executable, str(ROOT / "scripts" / "gpu_variants.py"), "--sizes", "3x3,2x4"]
+    proc = subprocess.run(
+        script, capture_output=True, text=True, env=dict(gpu.use_simulator_in(), PYTHONPATH=str(ROOT))
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if not line.startswith(("#", "kernel"))]
+    assert [(row[0], row[1]) for row in rows] == [(k, "3x3") for k in KERNELS] + [
+        (k, "2x4") for k in KERNELS if "one" not in k
+    ]
+    assert {(row[-3], row[-2], row[-1]) for row in rows} == {("384", "384", "yes"), ("208", "208", "yes")}
+    assert "default kernel shared-one" in proc.stdout
 
 
 def test_shard_groups_of_a_gpu_count_merge_to_the_count(tmp_path):
@@ -125,3 +237,15 @@ def test_shard_groups_of_a_gpu_count_merge_to_the_count(tmp_path):
     parts = [cli("3", "4", "--method", "gpu", "--shard", f"{k}/2", "--checkpoint-dir", str(ck), "-q") for k in (0, 1)]
     assert all(code == 0 for code, _, _ in parts) and sum(int(out) for _, out, _ in parts) == 3116
     assert cli("merge", str(ck))[:2] == (0, "3116\n")
+
+
+def test_bench_times_one_chosen_kernel_on_a_slice():
+    script = [sys.executable, str(ROOT / "scripts" / "bench.py"), "--gpu", "--sizes", "3x3", "--warm-cache"]
+    script += ["--kernel", "lanes2-shared-one", "--gpu-shards", "4"]
+    proc = subprocess.run(
+        script, capture_output=True, text=True, env=dict(gpu.use_simulator_in(), PYTHONPATH=str(ROOT))
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "# kernels: 3x3 lanes2-shared-one\n" in proc.stdout
+    [row] = [line.split() for line in proc.stdout.splitlines() if line.startswith("3x3")]
+    assert row[1:3] == ["28", "128"]  # 4 of the 16 shards: 128 indices

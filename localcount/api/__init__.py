@@ -1,7 +1,8 @@
 """The public Python API, the one door to localcount: ``import localcount as lc``.
 
 * ``counting`` — ``count`` (one number) and ``run_count`` (how the run went): sharded, resumable, the
-  command line's keys and files;
+  command line's keys and files; ``max_seconds``: a short run of a campaign (``Unfinished``);
+* ``campaign`` — ``verify``: a GPU count's seeded sample of shards recounted on the CPU and compared;
 * ``stats`` — ``stats``: uniqueness, difficulty and stuck grids of a size (``Stats``); ``unique``: the
   uniquely solvable count alone, for 2×m to m = 30 and past it by a walk along the columns;
 * ``sample`` — ``sample``: random grids of any size to 62×62, the simple fraction with its interval and the
@@ -28,7 +29,7 @@ at import time only the light ones (``util``, ``clues``, ``puzzle`` models and f
 
 from ..puzzle.model import PuzzleError
 from ..util.errors import UsageError
-from .counting import CountRun, count, run_count
+from .counting import CountRun, Unfinished, count, run_count
 from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
 from .making import design, generate
@@ -50,6 +51,7 @@ __all__ = [
     "count",
     "run_count",
     "CountRun",
+    "Unfinished",
     "stats",
     "Stats",
     "unique",

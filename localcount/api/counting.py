@@ -54,6 +54,14 @@ class CountRun:
     layout_shards: int = 0  # shards of the whole run
     computed: int = 0  # shards counted by this run (the rest came from the checkpoint)
     checkpoint: str | None = None  # the checkpoint file
+    left: int = 0  # shards of the group not counted yet: the run stopped on its ``max_seconds``; ``total`` is partial
+    max_seconds: float | None = None  # the run's budget, if it had one
+    sample: object = None  # ``orchestration.verify.Comparison`` of a GPU run: its sample recounted on the CPU so far
+
+    @property
+    def complete(self) -> bool:
+        """True if every shard of the group is counted (``total`` is the count)."""
+        return self.left == 0
 
 
 def size(n, m=None) -> tuple:
@@ -103,6 +111,10 @@ def shard_group(shard):
 def count(n: int, m: int | None = None, **options) -> int:
     """The number of n×m grids (n alone: a square) that local logic solves.
 
+    Raises ``Unfinished`` if a ``max_seconds`` budget ended the run first
+    (every counted shard is recorded: the same call resumes; ``run_count``
+    returns the partial run instead).
+
     ``variant="yesnogram"`` counts yesnograms (row clues count runs of 0s).
     ``checkpoint_dir`` records every shard there (resumable; the command
     line's keys and files); ``jobs`` worker processes (default: every core);
@@ -112,7 +124,19 @@ def count(n: int, m: int | None = None, **options) -> int:
     >>> count(2, 5)
     810
     """
-    return run_count(n, m, **options).total
+    out = run_count(n, m, **options)
+    if not out.complete:
+        raise Unfinished(out)
+    return out.total
+
+
+class Unfinished(Exception):
+    """A count whose ``max_seconds`` ended it before every shard was counted (``run``: its ``CountRun``)."""
+
+    def __init__(self, run):
+        super().__init__(f"{run.n}x{run.m}: {run.shards - run.left} of {run.shards} shards counted within "
+                         f"{run.max_seconds:g} s, {run.left} left in {run.checkpoint}; the same call resumes")  # fmt: skip
+        self.run = run
 
 
 def run_count(
@@ -135,7 +159,9 @@ def run_count(
     shard group K of N only (add the groups up with ``merge``);
     ``shard_bits`` splits into 2^B shards; ``force`` starts a run estimated
     at over a year.  How it runs (``jobs``, ``checkpoint_dir``, ``progress``,
-    ``fresh``, ``scheduler``, ``dask_local``, ``log``): ``enumerate_layout``.
+    ``fresh``, ``scheduler``, ``dask_local``, ``log``, ``max_seconds``):
+    ``enumerate_layout``.  A run stopped by ``max_seconds`` returns with
+    ``left`` > 0 and the partial ``total`` of the shards counted so far.
     """
     from ..engines import registry
 
@@ -144,8 +170,10 @@ def run_count(
 
     out = enumerate_layout(layout, n, m, shard=shard, sharded=shard_bits is not None, force=force, **options)
     lay = out.layout
-    return CountRun(lay.n, lay.m, lay.variant, int(lay.finish(out.total)), lay.method, out.seconds, out.workers, out.what,
-                    out.group, out.shards, lay.shards if out.shards else 0, out.computed, out.checkpoint)  # fmt: skip
+    total = int(lay.finish(out.total)) if not out.left else int(out.total)  # partial: not checked as a whole
+    return CountRun(lay.n, lay.m, lay.variant, total, lay.method, out.seconds, out.workers, out.what, out.group,
+                    out.shards, lay.shards if out.shards else 0, out.computed, out.checkpoint, out.left,
+                    out.max_seconds, out.sample)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -162,6 +190,9 @@ class Enumeration:
     shards: int = 0  # shards of the group (0: run in this process, no checkpoint)
     computed: int = 0  # shards run this time (the rest came from the checkpoint)
     checkpoint: str | None = None  # the checkpoint file
+    left: int = 0  # shards of the group not run yet: ``max_seconds`` ended the run (``total`` is partial)
+    max_seconds: float | None = None  # the run's budget, if it had one
+    sample: object = None  # ``orchestration.verify.Comparison``: the sample recounted by another engine, if any
 
 
 def enumerate_layout(
@@ -181,6 +212,7 @@ def enumerate_layout(
     sharded: bool = False,
     force: bool = False,
     sized=None,
+    max_seconds: float | None = None,
 ) -> Enumeration:
     """Run every grid of n×m through the layout ``make_layout(n, m, checkpointed)`` makes: a count, or stats.
 
@@ -195,16 +227,22 @@ def enumerate_layout(
     ``REFUSE_SECONDS`` is refused unless ``force``, a shard group or Dask.
     ``log`` appends every shard's log to a file;
     ``progress`` (or ``feedback``): what it says on stderr.  ``sized(n, m)``: (n, m), checked (default
-    ``size``: what the counters take; a sample takes larger grids).
+    ``size``: what the counters take; a sample takes larger grids).  ``max_seconds``: a sharded run (as with
+    ``checkpoint_dir``) that takes a shard only while it is expected to end within that many seconds of this
+    call, then returns with ``left`` shards missing (``orchestration.budget``; not with Dask).
     """
     from ..orchestration.runner import setup_logging
 
+    start = time.monotonic()
     n, m = (sized or size)(n, m)
+    budget = make_budget(max_seconds, start)
     check_jobs(jobs)
     group = shard_group(shard)
     dask = dask_target(scheduler, dask_local)
     feedback = feedback or Feedback.library(progress)
-    checkpointed = bool(checkpoint_dir or group or fresh or sharded or dask)
+    if budget is not None and dask is not None:
+        raise UsageError("--max-seconds is for runs on this machine's processes or GPU, not on Dask")
+    checkpointed = bool(checkpoint_dir or group or fresh or sharded or dask or budget)
     with usage_errors():
         lay = make_layout(n, m, checkpointed)
     if group and lay.kind != "count":
@@ -214,10 +252,25 @@ def enumerate_layout(
             setup_logging(log, feedback.quiet)
         except OSError as err:
             raise UsageError(f"cannot write the log file {log}: {err.strerror}") from None
-    return _run(lay, group, jobs or cores.usable(), checkpointed, checkpoint_dir, fresh, force, dask, feedback)
+    return _run(lay, group, jobs or cores.usable(), checkpointed, checkpoint_dir, fresh, force, dask, feedback, budget)
 
 
-def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback) -> Enumeration:
+def make_budget(max_seconds, start: float | None = None):
+    """The ``orchestration.budget.Budget`` of ``max_seconds`` from ``start`` (monotonic), or None if unset;
+    UsageError unless it is a positive number."""
+    if max_seconds is None:
+        return None
+    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not max_seconds > 0:
+        raise UsageError(f"--max-seconds must be a positive number of seconds, got {max_seconds!r}")
+    if not math.isfinite(max_seconds):
+        return None
+    from ..orchestration.budget import Budget
+
+    return Budget(max_seconds, start)
+
+
+def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, force: bool, dask, feedback,
+         budget=None) -> Enumeration:  # fmt: skip
     if lay.in_parent and dask is None:
         jobs = 1  # one device, driven from this process (a GPU): its estimate is the device's time
     if dask is not None:
@@ -232,7 +285,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
         one_core = lay.estimate_one_core()
         est = None if one_core is None else one_core / jobs
         long = est is None or est >= CHECKPOINT_SECONDS
-    if est is not None and est > REFUSE_SECONDS and not (force or group or dask):
+    if est is not None and est > REFUSE_SECONDS and not (force or group or dask or budget):
         pieces = "count it in pieces with --shard K/N on many machines, " if lay.kind == "count" else "run it "
         raise UsageError(
             f"{lay.what()}; estimated time {format_seconds(est)} on {jobs} "
@@ -240,7 +293,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
             "ADDRESS, or start anyway with --force"
         )
     if checkpointed or long:
-        return _run_sharded(lay, group or (0, 1), jobs, est, directory, fresh, dask, feedback)
+        return _run_sharded(lay, group or (0, 1), jobs, est, directory, fresh, dask, feedback, budget)
     with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), feedback.quiet):
         lay.warm(parallel=True)
     return _run_in_process(lay, jobs, est, feedback)
@@ -275,7 +328,8 @@ def _run_in_process(lay, jobs: int, est, feedback: Feedback) -> Enumeration:
     return Enumeration(lay, total, time.perf_counter() - start, threads, what, feedback)
 
 
-def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedback: Feedback) -> Enumeration:
+def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedback: Feedback,
+                 budget=None) -> Enumeration:  # fmt: skip
     """A sharded run, recorded shard by shard in its checkpoint (resumed if it has one)."""
     from ..orchestration.checkpoint import default_dir
     from ..orchestration.groups import group_shards
@@ -283,6 +337,7 @@ def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedb
 
     directory = directory or default_dir()
     one_core = None if est is None else est * jobs  # est is the wall time on `jobs` cores
+    watch = _sample_watch(lay, directory)
     start = time.perf_counter()
     with workers(dask, jobs) as pool:
         jobs, what = pool.jobs, pool.what
@@ -291,10 +346,31 @@ def _run_sharded(lay, group, jobs: int, est, directory, fresh: bool, dask, feedb
         def progress(grids):
             progress_bar.update(grids - progress_bar.n)
 
-        def announce(todo, shards):
+        def announce(todo, shards):  # the time the rest of the run needs, whatever this run's budget
             _announce(lay, None if one_core is None else one_core / jobs, jobs, feedback, todo / lay.shards, what)
 
+        if budget is not None:
+            budget.one_core = one_core
         with progress_bar:
-            out = run(lay, directory, jobs, group, fresh, progress, announce, pool.execute(lay, one_core))
+            out = run(lay, directory, jobs, group, fresh, progress, announce, pool.execute(lay, one_core), budget,
+                      watch=watch)  # fmt: skip
+    sample = None
+    if watch is not None:  # the twin may have recorded more while this ran
+        from ..orchestration.verify import check
+
+        sample = check(lay, directory, sorted(watch.sample))
     return Enumeration(lay, out.total, time.perf_counter() - start, jobs, what, feedback, group, out.shards,
-                       out.computed, out.path)  # fmt: skip
+                       out.computed, out.path, out.left, None if budget is None else budget.seconds, sample)  # fmt: skip
+
+
+def _sample_watch(lay, directory):
+    """For an engine whose shards another recounts (``Layout.verified_by``, the GPU's): its sample, fixed in the
+    checkpoint directory before the first shard is counted, checked against the twin's records now and after each
+    sample shard (``orchestration.verify``: a disagreement stops the run); None for the others."""
+    if not lay.verified_by:
+        return None
+    from ..orchestration import verify
+
+    sample = verify.fix_sample(lay, directory)
+    verify.check(lay, directory, sample)
+    return verify.Watch(lay, directory, sample)

@@ -120,6 +120,10 @@ def run_stats(
     def layout(n: int, m: int, checkpointed: bool):
         return registry.engine("stats").make(n, m, depth, path, symmetry, variant)
 
+    if options.get("max_seconds") is not None:
+        from ..util.errors import UsageError
+
+        raise UsageError("max_seconds is for counts: statistics are read only from every shard at once")
     out = enumerate_layout(layout, n, m, **options)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")

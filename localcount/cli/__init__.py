@@ -1,7 +1,7 @@
 """The command line: ``python -m localcount [COMMAND] ...``; one module per command, ``common`` for what they share.
 
 * ``count`` — the count (no command word): ``python -m localcount 5``;
-* ``checkpoints`` — ``merge`` and ``status``;
+* ``checkpoints`` — ``merge``, ``status`` and ``verify`` (a GPU count's sample recounted on the CPU);
 * ``table`` — both paths of a range of sizes into results/;
 * ``stats`` — uniqueness, difficulty and stuck grids of one size;
 * ``sample`` — random grids: the simple fraction with its interval, the steps;
@@ -28,6 +28,7 @@ import sys
 COMMANDS = {
     "merge": "checkpoints:merge_main:merge_parser",
     "status": "checkpoints:status_main:status_parser",
+    "verify": "checkpoints:verify_main:verify_parser",
     "table": "table:main:parser",
     "stats": "stats:main:parser",
     "sample": "sample:main:parser",
@@ -54,6 +55,7 @@ SUMMARIES = (
         ("sample", "random grids of any size to 62x62: the simple fraction, steps"),
         ("status", "how far the checkpoints of long runs are: done, left, ETA"),
         ("merge", "add up the shard records of runs split over machines"),
+        ("verify", "recount a GPU count's seeded sample of shards on the CPU, compare"),
     )),
     ("puzzles", (
         ("solve", "solve one puzzle: local logic, probing, a complete search"),

@@ -78,6 +78,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--force", action="store_true", help="start even when the estimated time is more than a year on the cores given"
     )
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="a sharded, checkpointed run that starts a shard only while it is expected to end within S seconds of "
+        "the start, then stops with exit status 0 and says what is left and how to resume (a campaign in short runs)",
+    )
     add_cluster_options(p)
     p.add_argument("--version", action="version", version=f"localcount {__version__}")
     return p
@@ -86,7 +93,7 @@ def parser() -> argparse.ArgumentParser:
 #: Options that take a value: a negative number after one of them is that value.
 _VALUED = {
     "-j", "--jobs", "--checkpoint-dir", "--shard", "--shard-bits", "--log", "--symmetry", "--scheduler", "--dask-local",
-    "--method", "--thin-rows", "--variant",
+    "--method", "--thin-rows", "--variant", "--max-seconds",
 }  # fmt: skip
 
 
@@ -115,7 +122,13 @@ def main(argv) -> int:
             symmetry="none" if args.no_symmetry else args.symmetry, shard=args.shard, shard_bits=args.shard_bits,
             fresh=args.fresh, force=args.force, thin_rows=args.thin_rows, scheduler=args.scheduler,
             dask_local=args.dask_local, log=args.log, feedback=Feedback.command_line(args.quiet),
+            max_seconds=args.max_seconds,
         )  # fmt: skip
+        if not out.complete:  # the budget ended it: nothing on stdout, what is left and how to resume on stderr
+            if not args.quiet:
+                for line in _unfinished(out, resume_command(argv, args, n, m)):
+                    say(line)
+            return 0
         print(out.total, flush=True)
         if not args.quiet:
             for line in _summary(out):
@@ -123,6 +136,34 @@ def main(argv) -> int:
         return 0
 
     return exit_status(body)
+
+
+def resume_command(argv, args, n: int, m: int) -> str:
+    """The command that resumes this run: the same arguments, with the size in front if it came from stdin."""
+    import shlex
+
+    return shlex.join(["python", "-m", "localcount", *([] if args.size else [str(n), str(m)]), *argv])
+
+
+def _unfinished(out, resume: str) -> list:
+    """The last lines of a run that its --max-seconds ended: shards done and left, and the command that resumes."""
+    done = out.shards - out.left
+    group = "" if out.group == (0, 1) else f" of shard group {out.group[0]}/{out.group[1]}"
+    return [
+        f"{out.n}x{out.m}: stopped within its {out.max_seconds:g} s budget: {done} of {out.shards} shards{group} done "
+        f"({out.computed} in this run, {out.seconds:.1f} s), {out.left} left; checkpoint {out.checkpoint}",
+        *_sample_lines(out),
+        f"resume with: {resume}",
+    ]
+
+
+def _sample_lines(out) -> list:
+    """What the CPU's recount of a GPU run's sample says so far (``orchestration.verify``), if the run has one."""
+    c = out.sample
+    if c is None:
+        return []
+    return [f"sample: {c.recounted} of {len(c.sample)} sample shards recounted by {c.twin_key}, "
+            f"{c.equal} compared and equal; recount more with: python -m localcount verify {out.checkpoint.rsplit('/', 1)[0]}"]  # fmt: skip
 
 
 def _summary(out) -> list:
@@ -142,7 +183,8 @@ def _summary(out) -> list:
         )
     else:
         first = f"{n}x{m}: {out.total} of 2^{n * m} {grids} locally solvable"
-    return [first, f"{out.seconds:.2f} s on {out.workers} {_one(out)}{where}; checkpoint {out.checkpoint}"]
+    return [first, f"{out.seconds:.2f} s on {out.workers} {_one(out)}{where}; checkpoint {out.checkpoint}",
+            *_sample_lines(out)]  # fmt: skip
 
 
 def _one(out) -> str:

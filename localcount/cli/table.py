@@ -74,6 +74,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sizes", help="these sizes instead, e.g. 3x12,4x10,6")
     p.add_argument("--paths", type=int, choices=[1, 2], default=2, help="independent runs per size (default 2)")
     p.add_argument(
+        "--layouts",
+        metavar="KEY,KEY",
+        help="record these runs of one size, named by their checkpoint keys, instead of the size's default paths "
+        "(e.g. a GPU campaign and a CPU one with shard bits of their own: 5x9-gpu1-s9-sym,9x5-v1-s12-sym); "
+        "their code paths must differ",
+    )
+    p.add_argument(
         "--max-estimate",
         type=float,
         default=None,
@@ -112,8 +119,10 @@ def main(argv) -> int:
             args.readme = None  # README.md's known values are the nonograms'
         if args.render and args.max_cells is None and args.sizes is None:
             return publish.render(args.results, args.readme)
+        if args.layouts is not None:
+            args.sizes = _layouts_size(args)
         if args.max_cells is None and args.sizes is None:
-            raise ValueError("give --max-cells N, --sizes LIST or --render")
+            raise ValueError("give --max-cells N, --sizes LIST, --layouts KEYS or --render")
         for name in ("max_cells", "min_cells"):
             if getattr(args, name) is not None and getattr(args, name) < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 0, got {getattr(args, name)}")
@@ -152,8 +161,35 @@ def main(argv) -> int:
     return status
 
 
+def _layouts_size(args) -> str:
+    """The one size of ``--layouts`` ('NxM'), its layouts kept in ``args.chosen``; ValueError if the keys are not
+    layouts of one size, of the family and kind asked for, with independent code paths."""
+    chosen = []
+    for key in args.layouts.split(","):
+        try:
+            chosen.append(registry.parse_key(key.strip()))
+        except ValueError:
+            raise ValueError(f"--layouts: {key.strip()!r} is not a checkpoint key") from None
+    sizes = {(min(lay.n, lay.m), max(lay.n, lay.m)) for lay in chosen}
+    kinds = {lay.kind for lay in chosen}
+    if len(sizes) != 1 or kinds != {"stats" if args.stats else "count"} or args.sizes or args.max_cells is not None:
+        raise ValueError(
+            "--layouts names runs of one size and kind (counts, or stats with --stats), instead of --sizes"
+        )
+    if {lay.variant for lay in chosen} != {check_variant(args.variant)}:
+        raise ValueError(f"--layouts: every run must be of the {args.variant} family (--variant)")
+    if len({lay.code_path for lay in chosen}) != len(chosen):
+        raise ValueError("--layouts: two runs with one code path are not independent (" +
+                         ", ".join(lay.key for lay in chosen) + ")")  # fmt: skip
+    args.chosen, args.paths = chosen, len(chosen)
+    ((n, m),) = sizes
+    return f"{n}x{m}"
+
+
 def _paths(n: int, m: int, args) -> list:
-    """The layouts to run for n×m: its counting paths, or its stats paths with ``--stats``."""
+    """The layouts to run for n×m: ``--layouts``', its counting paths, or its stats paths with ``--stats``."""
+    if getattr(args, "chosen", None):
+        return args.chosen
     return (registry.stats_paths if args.stats else registry.table_paths)(n, m, args.variant)[: args.paths]
 
 

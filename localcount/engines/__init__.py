@@ -3,6 +3,8 @@
 * ``base`` — the interface every engine's layout provides, size checks, symmetry group ids;
 * ``registry`` — the engines by name, checkpoint keys to layouts, and the one policy that
   chooses the engine and paths for a size (count command, ``table``, scripts);
+* ``enumeration`` — the general kernel's index layout and orbit representatives in numpy: which
+  borders are counted and the work of each shard, for planning without a compiled kernel;
 * ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
 * ``thin`` — the 2×m counter;
 * ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);

@@ -106,6 +106,10 @@ class Layout:
     #: True if shards must be computed in the run's own process, one at a time (a GPU's context does not
     #: survive ``fork``): the runner then starts no worker processes.
     in_parent: ClassVar[bool] = False
+    #: The method whose layout of the same size, group, shard bits and family counts every shard to the same
+    #: value by other code, and recounts a seeded sample of this engine's shards (``orchestration.verify``);
+    #: '' for none.
+    verified_by: ClassVar[str] = ""
     n: int
     m: int
 
@@ -113,6 +117,11 @@ class Layout:
     def variant_suffix(self) -> str:
         """What this layout's key, code path and title end with: '' for nonograms (VARIANT_SUFFIX)."""
         return VARIANT_SUFFIX[self.variant]
+
+    def kernel_note(self) -> str:
+        """Which kernel variant counts this layout's shards here, for the run's provenance ('' if the engine
+        has one kernel).  Not part of the key: every variant counts the same; only a run about to count asks."""
+        return ""
 
     @property
     def variant_option(self) -> str:

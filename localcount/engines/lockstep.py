@@ -155,3 +155,23 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "
     if steps:
         body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
     return body
+
+
+def _gather_lockstep(n: int, m: int, lanes: int) -> list:
+    """``_lockstep`` (check "half", table columns) with each half pass one call of a gather intrinsic.
+
+    The generated module defines ``_rows_half`` and ``_cols_half``
+    (``engines.grid.gather.half_pass``) and the gather tables ``rgat`` and
+    ``cgat``; the lanes' grids are the tuples ``GR`` (row layout) and ``GC``
+    (column layout), their first row pass ``KCs`` and its counts of known
+    cells ``knowns`` (``gather.lane_setup``).  The intrinsic says when to
+    stop, by the rule of ``_lockstep``, and after the loop ``known{g}`` is
+    the number of cells lane g knows, as there: only the lookups moved.
+    """
+    body = ["while True:"]
+    body.append("    KRs, knowns, go = _cols_half(cgat, GC, KCs, knowns)")
+    body += ["    if not go:", "        break"]
+    body.append("    KCs, knowns, go = _rows_half(rgat, GR, KRs, knowns)")
+    body += ["    if not go:", "        break"]
+    body.append(", ".join(f"known{g}" for g in range(lanes)) + " = knowns")
+    return body

@@ -162,6 +162,7 @@ class Session:
     version: str
     commit: str
     cpu: str
+    kernel: str = ""  # the counting kernel's variant (``Layout.kernel_note``), '' if none was noted
 
 
 def sessions_path(log_path) -> pathlib.Path:
@@ -170,8 +171,14 @@ def sessions_path(log_path) -> pathlib.Path:
 
 
 def session_line(key: str, s: Session) -> str:
-    """One checksummed, tab-separated session line (the checksum covers the key too)."""
-    body = "\t".join([f"{s.start:.3f}", str(s.processes), s.version, s.commit, " ".join(s.cpu.split())])
+    """One checksummed, tab-separated session line (the checksum covers the key too).
+
+    Six columns, and a seventh, the kernel, only when one was noted: older
+    readers took six, and lines without a kernel stay as they were."""
+    fields = [f"{s.start:.3f}", str(s.processes), s.version, s.commit, " ".join(s.cpu.split())]
+    if s.kernel:
+        fields.append(" ".join(s.kernel.split()))
+    body = "\t".join(fields)
     return f"{_crc(key + chr(9) + body)}\t{body}\n"
 
 
@@ -186,10 +193,10 @@ def read_sessions(log_path, key: str) -> list:
     out = []
     for line in text.split("\n")[:-1]:  # text after the last newline was cut short
         parts = line.split("\t")
-        if len(parts) != 6 or _crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
+        if len(parts) not in (6, 7) or _crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
             continue
         try:
-            out.append(Session(float(parts[1]), int(parts[2]), parts[3], parts[4], parts[5]))
+            out.append(Session(float(parts[1]), int(parts[2]), parts[3], parts[4], parts[5], *parts[6:]))
         except ValueError:
             continue
     return out

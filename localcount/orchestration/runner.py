@@ -65,6 +65,7 @@ class RunOutcome:
     computed: int  # shards computed by this run (the rest came from the checkpoint)
     path: str  # the checkpoint file
     warnings: list
+    left: int = 0  # shards of the group still missing: the run stopped on its budget (``max_seconds``)
 
 
 def _die_with_parent() -> None:
@@ -105,6 +106,9 @@ def run(
     progress=None,
     announce=None,
     execute=None,
+    budget=None,
+    only=None,
+    watch=None,
 ) -> RunOutcome:
     """Count the shards of ``group`` that the checkpoint lacks, recording each.
 
@@ -116,13 +120,21 @@ def run(
     calls ``tally(shard, value, seconds)`` for each as it finishes (default:
     ``jobs`` worker processes; ``cluster`` passes Dask tasks instead).
     A run that counts anything first notes its session (machine, processes,
-    version) in the checkpoint's sessions file.
+    version, the kernel) in the checkpoint's sessions file.  ``budget``
+    (``orchestration.budget.Budget``): take each shard only if it is expected
+    to end by the budget's deadline; the outcome's ``left`` says how many are
+    still missing.  ``only``: these shards of the group, not all of them
+    (a sample to recount).  ``watch(shard, value)`` is called after each
+    shard is recorded (``verify.Watch``); what it raises stops the run.
     """
     with Checkpoint(directory, lay) as ckpt:
         done = ckpt.open(fresh=fresh)
         for w in ckpt.warnings:
             log.warning(w)
         shards = group_shards(lay, *group)
+        if only is not None:
+            wanted = set(only)
+            shards = [s for s in shards if s in wanted]
         todo = [s for s in shards if s not in done]
         # A fixed shuffle: every stretch of the run is a fair sample, so the rate predicts the ETA.
         todo = [todo[i] for i in np.random.default_rng(0).permutation(len(todo))]
@@ -134,9 +146,12 @@ def run(
         if todo:
             if execute is None and lay.in_parent:
                 jobs, execute = 1, _run_here
-            session = _session(jobs, execute)
+            session = _session(lay, jobs, execute)
             execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
-            tally = _Tally(lay, ckpt, done, progress, grids)
+            tally = _Tally(lay, ckpt, done, progress, grids, budget, watch)
+            if budget is not None:
+                budget.prepare(lay, done)
+                todo = _Budgeted(todo, budget)
             try:
                 try:
                     ckpt.note_session(session)
@@ -147,22 +162,45 @@ def run(
                 stop.saved = sum(s in done for s in shards)
                 stop.shards, stop.path = len(shards), str(ckpt.path)
                 raise
-        total = lay.add(done[s].count for s in shards)
-        return RunOutcome(total, len(shards), len(todo), str(ckpt.path), ckpt.warnings)
+        present = [s for s in shards if s in done]
+        total = lay.add(done[s].count for s in present)
+        computed = len(todo) - (len(shards) - len(present))
+        return RunOutcome(total, len(shards), computed, str(ckpt.path), ckpt.warnings, len(shards) - len(present))
 
 
-def _session(jobs: int, execute=None) -> Session:
-    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says."""
+def _session(lay, jobs: int, execute=None) -> Session:
+    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says, and the
+    kernel the layout runs (``Layout.kernel_note``: a CPU kernel's variant, a GPU's name)."""
     where = getattr(execute, "where", None)  # cluster.executor: () -> (threads, "Dask: ...")
     processes, cpu = where() if where else (jobs, cpu_model())
-    return Session(time.time(), processes, __version__, git_commit(), cpu)
+    note = getattr(lay, "kernel_note", None)
+    kernel = note() if note else ""
+    return Session(time.time(), processes, __version__, git_commit(), cpu, kernel)
+
+
+class _Budgeted:
+    """The shards to compute, handed out only while the next one is expected to end within the budget:
+    ``len`` is how many are left at most, iteration stops at the first shard that would not fit."""
+
+    def __init__(self, todo, budget):
+        self.todo, self.budget = list(todo), budget
+
+    def __len__(self) -> int:
+        return len(self.todo)
+
+    def __iter__(self):
+        for shard in self.todo:
+            if not self.budget.fits(shard):
+                return
+            yield shard
 
 
 class _Tally:
     """Records each finished shard durably, then counts it as done and reports progress."""
 
-    def __init__(self, lay, ckpt, done, progress, grids):
+    def __init__(self, lay, ckpt, done, progress, grids, budget=None, watch=None):
         self.lay, self.ckpt, self.done, self.progress, self.grids = lay, ckpt, done, progress, grids
+        self.budget, self.watch = budget, watch
 
     def __call__(self, shard: int, value, seconds: float) -> None:
         old = self.done.get(shard)
@@ -177,6 +215,10 @@ class _Tally:
             return
         self.ckpt.record(shard, value, seconds)
         self.done[shard] = Record(value, seconds, time.time())
+        if self.budget is not None:
+            self.budget.note(shard, seconds)
+        if self.watch is not None:
+            self.watch(shard, value)
         self.grids += self.lay.grids_per_shard
         if self.progress:
             self.progress(self.grids)

@@ -6,7 +6,8 @@ nauty's sumlines: the total is printed only when every shard is there, and
 two records that disagree about a shard are an error.  ``status [DIR...]``
 lists the runs a checkpoint directory holds: shards done, grids per second,
 active time (a run's wall time summed over every session that resumed it),
-ETA.
+ETA; for a GPU run the device time left, and how much of its sample the CPU has
+recounted (``verify``).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def status(paths, jobs: int) -> int:
         if not unreadable:
             say(f"no checkpoints in {' '.join(map(str, paths))}")
         return 1 if unreadable else 0
+    samples = _samples(logs)
     print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
     for log in logs:
         lay = log.layout
@@ -104,14 +106,23 @@ def status(paths, jobs: int) -> int:
         busy = sum(r.seconds for r in log.records.values())
         grids = done * lay.grids_per_shard
         rate = grids / busy if busy > 0 else 0.0
-        left = (lay.shards - done) * lay.grids_per_shard
-        if done == lay.shards:
+        per_shard = busy / done if done else 0.0  # shards are taken in a fixed random order: a fair mean
+        procs = 1 if lay.in_parent else jobs  # one device drives a GPU run
+        recount = samples.get(lay.key)  # this run recounts another's sample: only those shards are wanted
+        wanted = lay.shards if recount is None else len(recount[1])
+        left = wanted - (done if recount is None else sum(s in log.records for s in recount[1]))
+        if left == 0:
             eta, state = "-", "complete"
         else:
-            eta = format_seconds(left / (rate * jobs)) if rate else "?"
+            eta = format_seconds(left * per_shard / procs) if per_shard else "?"
             state = "running" if is_locked(log.path.with_suffix(".lock")) else "stopped"
+        if lay.in_parent and left:
+            eta += " GPU"  # device time, projected from this run's own shards
         if log.damaged:
             state += f", {log.damaged} damaged"
+        if recount is not None:
+            state += f", the CPU's recount of the sample of {recount[0]}: {wanted - left} of {wanted}"
+        state += _sample_state(log)
         last = max((r.when for r in log.records.values()), default=None)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
         print(
@@ -120,3 +131,40 @@ def status(paths, jobs: int) -> int:
             f"{state}, last record {when}, {log.path}"
         )
     return 1 if unreadable else 0
+
+
+def _samples(logs) -> dict:
+    """Twin key -> (key, sample shards) of each run whose sample another engine recounts (``verify``), read only."""
+    from .verify import read_sample, sample_path, twin
+
+    out = {}
+    for log in logs:
+        if log.layout.verified_by:
+            try:
+                sample = read_sample(sample_path(log.path.parent, log.layout), log.layout)
+            except CheckpointError:
+                continue
+            if sample is not None:
+                out[twin(log.layout).key] = (log.layout.key, sample)
+    return out
+
+
+def _sample_state(log) -> str:
+    """', CPU sample 3 of 82 recounted, all equal' for a run whose sample another engine recounts, else ''."""
+    from .verify import compare, read_sample, sample_path
+
+    lay = log.layout
+    if not lay.verified_by:
+        return ""
+    try:
+        sample = read_sample(sample_path(log.path.parent, lay), lay)
+        if sample is None:
+            return ", no sample drawn yet"
+        c = compare(lay, log.path.parent, sample)
+    except CheckpointError as err:
+        return f", sample unreadable ({err})"
+    if c.differ:
+        return (
+            f", CPU sample: {len(c.differ)} shard(s) DIFFER, e.g. shard {c.differ[0][0]}: python -m localcount verify"
+        )
+    return f", CPU sample {c.recounted} of {len(c.sample)} recounted, {c.equal} compared, all equal"

@@ -48,7 +48,8 @@ HAND_RUNS_NOTE = """\
   (`table [--stats] ... --checkpoint-dir results/checkpoints`), committed as they grow
   so that a count survives a change of machine and resumes from the last
   commit; a finished count's log stays as the record of every shard's count,
-  and its `.sessions` file as the record of the machines that counted them
+  and its `.sessions` file as the record of the machines that counted them,
+  and a GPU count's `.sample` the shards of it that the CPU recounts
   (`python -m localcount status results/checkpoints` shows progress;
   `tests/test_results.py` checks each log against `runs.csv` and recounts
   one of its shards by the other thin row update)."""
@@ -223,7 +224,79 @@ Uniquely solvable n×n grids: {squares} (n = 0, 1, ...; `{UNIQUE_BFILE}`).
 {waiting_text}"""
 
 
-def results_readme(rows, run_list, has_plot: bool, stats_section: str = "") -> str:
+def next_antidiagonal(rows) -> int:
+    """The least n + m (n, m >= 1) with a size not yet recorded by two paths."""
+    c = counts(rows)
+    d = 2
+    while all((n, d - n) in c for n in range(1, d)):
+        d += 1
+    return d
+
+
+def campaigns(checkpoints) -> dict:
+    """(n, m) -> [(key, complete, sample note)] of the count logs in a checkpoint directory (None: none)."""
+    from ..orchestration.checkpoint import CheckpointError, find_logs, read_log
+    from ..orchestration.verify import compare, read_sample, sample_path
+
+    out: dict = {}
+    if checkpoints is None or not pathlib.Path(checkpoints).is_dir():
+        return out
+    for path in find_logs([checkpoints]):
+        try:
+            log = read_log(path)
+        except CheckpointError:
+            continue
+        lay = log.layout
+        if lay.kind != "count" or lay.variant != "nonogram":
+            continue
+        note = ""
+        if lay.verified_by:
+            try:
+                sample = read_sample(sample_path(path.parent, lay), lay)
+                c = compare(lay, path.parent, sample) if sample is not None else None
+            except CheckpointError:
+                c = None
+            note = "" if c is None else f"; its {len(c.sample)}-shard sample: {c.recounted} recounted on the CPU"
+            note += f", {len(c.differ)} DIFFER" if c is not None and c.differ else (", all equal" if c else "")
+        for size in {(lay.n, lay.m), (lay.m, lay.n)}:
+            out.setdefault(size, []).append((lay.key, len(log.records) == lay.shards, note))
+    return out
+
+
+def antidiagonal_section(rows, run_list, checkpoints=None) -> str:
+    """The sizes of the first antidiagonal not complete: recorded, counted once, a campaign under way, or not started.
+
+    A campaign is named by its key without its progress (``status`` gives that), so the page changes only when a
+    size changes state."""
+    d = next_antidiagonal(rows)
+    c = counts(rows)
+    once = {}
+    for n, m, group in records.pending(run_list):
+        once[(n, m)] = once[(m, n)] = group
+    running = campaigns(checkpoints)
+    lines = [f"## Antidiagonal n + m = {d}", "",
+             f"The first antidiagonal with sizes not yet counted by two paths (`{TABLE_BFILE}` stops before it); "
+             "long counts are campaigns in `checkpoints/` (`python -m localcount status results/checkpoints`):", "",
+             "| size | state |", "|---|---|"]  # fmt: skip
+    for n in range(1, d // 2 + 1):
+        m = d - n
+        if (n, m) in c:
+            state = f"{c[(n, m)]}: two paths agree"
+        elif (n, m) in once:
+            state = "counted once: " + "; ".join(f"`{r.layout}` gave {r.count}" for r in once[(n, m)])
+            state += "; waiting for the second path"
+        else:
+            state = ""
+        for key, complete, note in sorted(running.get((n, m), [])):
+            if (n, m) in c:
+                break
+            what = "complete, one path, not recorded until a second agrees" if complete else "under way"
+            state += ("; " if state else "") + f"`{key}` {what}{note}"
+        lines.append(f"| {n}×{m} | {state or 'not started'} |")
+    return "\n".join(lines) + "\n"
+
+
+def results_readme(rows, run_list, has_plot: bool, stats_section: str = "", checkpoints=None) -> str:
     """The text of results/README.md."""
     squares = square_terms(rows)
     seq = ", ".join(str(v) for _, v in squares) or "(none yet)"
@@ -284,7 +357,8 @@ Machines: {"; ".join(machines) or "none yet"}.
 Sizes waiting for their second, independent run (not in `local.csv` or the
 tables above until it agrees):
 
-{_pending_list(run_list)}{stats_part}"""
+{_pending_list(run_list)}
+{antidiagonal_section(rows, run_list, checkpoints)}{stats_part}"""
 
 
 YESNOGRAM_LINK = """
@@ -565,7 +639,8 @@ def render(results_dir, readme=None, quiet: bool = False) -> int:
     section = _stats_section(stat_rows, stat_runs, *has) if stat_runs else ""
     if (directory / records.VARIANT_DIRS["yesnogram"] / "README.md").exists():
         section += YESNOGRAM_LINK
-    files = {"README.md": results_readme(rows, run_list, has_plot, section), **_bfiles(rows, stat_rows, "nonogram")}
+    readme_text = results_readme(rows, run_list, has_plot, section, directory / "checkpoints")
+    files = {"README.md": readme_text, **_bfiles(rows, stat_rows, "nonogram")}
     for name, text in files.items():
         if write_if_changed(directory / name, text):
             written.append(name)

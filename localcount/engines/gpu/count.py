@@ -1,14 +1,22 @@
-"""The GPU kernels behind validating functions: the device's tables, a shard as a kernel launch.
+"""The GPU kernels behind validating functions: the device's tables, a shard as a kernel launch, the kernel chosen.
 
 ``available()`` says whether numba finds a CUDA GPU (or runs the CUDA simulator,
 ``NUMBA_ENABLE_CUDASIM=1``, which runs the same kernel on the CPU: for tests).  The line and
 spread tables of a size are copied to the device once per process (``device_tables``).
+
+Kernel variants (``Kernel``: where the line tables live × grids per thread, ``kernel.py``'s module doc)
+all give the same count; ``count_indices(..., kernel=NAME)`` runs one, and without a name the default
+(``default_kernel``), whose rule is the design's, NOT yet measured on a GPU: one shared table for the
+squares of the nonogram family, else both tables in shared memory where they fit the device's opt-in
+limit (above 48 KiB the kernel is opted in through the driver first, ``opt_in_shared``), else global
+memory; one lane.  ``scripts/gpu_variants.py`` times every variant on a device, to choose by measurement.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,10 +28,52 @@ PER_THREAD_BITS = 10
 SIMULATOR_ENV = "NUMBA_ENABLE_CUDASIM"
 #: Threads per block in the simulator (a power of two, at most ``kernel.THREADS``).
 SIMULATOR_THREADS = 8
-#: The row and column tables go to each block's shared memory when they take at most this many bytes
-#: (6x6: 16 KiB, 6x7: 40 KiB, 7x7: 64 KiB, read from global memory).  Tables of this size leave room
-#: for several blocks per multiprocessor; on a device, compare with 0 (always global) before trusting it.
-SHARED_TABLE_BYTES = 48 * 1024
+#: Dynamic shared memory a block may take without opting in (every CUDA device since sm_20).
+DEFAULT_SHARED_BYTES = 48 * 1024
+#: The opt-in limit the simulator stands in with: an H100's or H200's (227 KiB a block, sm_90).
+SIMULATOR_SHARED_LIMIT = 227 * 1024
+#: Threads per block at most where the tables take more than DEFAULT_SHARED_BYTES: one such block fills a
+#: multiprocessor's shared memory, so it gets as many threads as the kernel's registers allow, up to this.
+LARGE_BLOCK_THREADS = 1024
+#: Lanes of the default kernel: one until a device measures more (``scripts/gpu_variants.py``).
+DEFAULT_LANES = 1
+#: The kernel's parameters (``kernel.count_kernel``'s ``count_range``), as numba types them at a launch.
+KERNEL_SIGNATURE = "void(uint64, uint64, uint64, uint16[::1], uint16[::1], uint64[::1], uint64[::1], int64[::1])"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel variant: where the line tables live (``kernel.PLACES``) and grids per thread (``kernel.LANES``).
+
+    Named ``global``, ``shared``, ``shared-one`` with one lane and ``lanes2-shared-one`` etc. with more."""
+
+    place: str = "global"
+    lanes: int = 1
+
+    @property
+    def name(self) -> str:
+        return self.place if self.lanes == 1 else f"lanes{self.lanes}-{self.place}"
+
+    @classmethod
+    def parse(cls, name: str) -> Kernel:
+        """The variant a name gives; ValueError for a name that is none."""
+        from . import kernel
+
+        lanes, place = 1, name
+        head, _, rest = name.partition("-")
+        if head.startswith("lanes") and head[5:].isdigit():
+            lanes, place = int(head[5:]), rest
+        if place not in kernel.PLACES or lanes not in kernel.LANES:
+            names = ", ".join(k.name for k in every_kernel())
+            raise ValueError(f"no GPU kernel named {name!r}: one of {names}")
+        return cls(place, lanes)
+
+
+def every_kernel() -> list:
+    """Every variant, whatever the size: each place of the tables with each number of lanes."""
+    from . import kernel
+
+    return [Kernel(place, lanes) for lanes in kernel.LANES for place in kernel.PLACES]
 
 
 def simulated() -> bool:
@@ -58,6 +108,17 @@ def device_name() -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
+@functools.lru_cache(maxsize=1)
+def shared_limit() -> int:
+    """Bytes of dynamic shared memory a block may take once opted in: the device's
+    MAX_SHARED_MEMORY_PER_BLOCK_OPTIN (227 KiB on an H100 or H200), SIMULATOR_SHARED_LIMIT in the simulator."""
+    if simulated():
+        return SIMULATOR_SHARED_LIMIT
+    from numba import cuda
+
+    return int(cuda.get_current_device().MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+
+
 @functools.lru_cache(maxsize=4)
 def device_tables(n: int, m: int, variant: str = "nonogram") -> tuple:
     """(rtab, ctab, rspread, cspread) of n×m on the device (row table: the variant's)."""
@@ -67,29 +128,130 @@ def device_tables(n: int, m: int, variant: str = "nonogram") -> tuple:
     return tuple(cuda.to_device(np.ascontiguousarray(t).reshape(-1)) for t in tables)  # flat: the kernel indexes
 
 
-def shared_bytes(n: int, m: int) -> int:
-    """Bytes of shared memory a block takes for the row and column tables, or 0 if they do not fit."""
-    size = 2 * ((1 << (2 * m)) + (1 << (2 * n)))
-    return size if size <= SHARED_TABLE_BYTES else 0
+def one_table(n: int, m: int, variant: str) -> bool:
+    """True where the row table is the column table (squares of the nonogram family), so one copy serves both."""
+    return n == m and variant == "nonogram"
 
 
-def count_indices(n: int, m: int, base: int, count: int, group: str, variant: str = "nonogram") -> int:
-    """Σ weight × solved over enumeration indices base .. base + count - 1 (one launch, block sums added)."""
-    from numba import cuda
-
+def table_bytes(n: int, m: int, place: str) -> int:
+    """Bytes of shared memory a block takes for the line tables with them in ``place`` (0: global memory)."""
     from . import kernel
 
+    if place == kernel.SHARED_ONE:
+        return 2 << (2 * n)
+    return 0 if place == kernel.GLOBAL else 2 * ((1 << (2 * m)) + (1 << (2 * n)))
+
+
+def fits(n: int, m: int, variant: str, place: str, limit: int | None = None) -> bool:
+    """Whether the tables can be in ``place`` for n×m: one table for squares of the nonogram family only, and
+    shared tables within ``limit`` bytes (default: the device's opt-in limit, ``shared_limit``)."""
+    from . import kernel
+
+    if place == kernel.SHARED_ONE and not one_table(n, m, variant):
+        return False
+    return table_bytes(n, m, place) <= (shared_limit() if limit is None else limit)
+
+
+def kernels(n: int, m: int, variant: str = "nonogram", limit: int | None = None) -> list:
+    """The variants that can count n×m here (``fits``), in ``every_kernel``'s order."""
+    return [k for k in every_kernel() if fits(n, m, variant, k.place, limit)]
+
+
+def default_kernel(n: int, m: int, group: str = "flips", variant: str = "nonogram") -> Kernel:
+    """The variant a count uses unless told: chosen by design, NOT yet measured on a GPU.
+
+    One table in shared memory for squares of the nonogram family (7x7: 32 KiB, no opt-in); else both tables
+    in shared memory where they fit the device's opt-in limit (6x8: 136 KiB, opted in); else global memory;
+    DEFAULT_LANES grids per thread.  The symmetry group does not enter the rule (yet)."""
+    from . import kernel
+
+    for place in (kernel.SHARED_ONE, kernel.SHARED):
+        if fits(n, m, variant, place):
+            return Kernel(place, DEFAULT_LANES)
+    return Kernel(kernel.GLOBAL, DEFAULT_LANES)
+
+
+def kernel_name(n: int, m: int, group: str = "flips", variant: str = "nonogram") -> str:
+    """The default variant's name for n×m (``default_kernel``), e.g. 'shared-one': for a run's provenance."""
+    return default_kernel(n, m, group, variant).name
+
+
+def resolve(n: int, m: int, group: str, variant: str, kernel: Kernel | str | None) -> Kernel:
+    """The variant to run: ``kernel`` (a Kernel or its name) if it can count n×m here, the default if None."""
+    if kernel is None:
+        return default_kernel(n, m, group, variant)
+    chosen = Kernel.parse(kernel) if isinstance(kernel, str) else kernel
+    if not fits(n, m, variant, chosen.place):
+        raise ValueError(
+            f"the GPU kernel {chosen.name!r} cannot count {n}x{m} ({variant}) here: one of "
+            f"{', '.join(k.name for k in kernels(n, m, variant))}"
+        )
+    return chosen
+
+
+def opt_in_shared(function, nbytes: int, driver=None) -> bool:
+    """Let a compiled kernel launch with ``nbytes`` of dynamic shared memory: above DEFAULT_SHARED_BYTES the driver
+    refuses the launch unless the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES was raised first.
+    True if it raised it.  ``function``: numba-cuda's CUDA function (``.handle``, a CUkernel, and ``.device``);
+    ``driver``: numba-cuda's driver API (a stand-in in tests)."""
+    if nbytes <= DEFAULT_SHARED_BYTES:
+        return False
+    from cuda.bindings import driver as binding
+
+    if driver is None:
+        from numba.cuda.cudadrv.driver import driver
+    attribute = binding.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    driver.cuKernelSetAttribute(attribute, nbytes, function.handle, function.device.id)
+    return True
+
+
+def block_threads(nbytes: int, max_threads: int) -> int:
+    """Threads per block: ``kernel.THREADS`` for tables of at most DEFAULT_SHARED_BYTES (several blocks share a
+    multiprocessor), else the largest power of two up to LARGE_BLOCK_THREADS and the kernel's ``max_threads``."""
+    from . import kernel
+
+    if nbytes <= DEFAULT_SHARED_BYTES:
+        return kernel.THREADS
+    return 1 << (min(LARGE_BLOCK_THREADS, max_threads).bit_length() - 1)
+
+
+@functools.cache
+def _prepared(launch, nbytes: int) -> int:
+    """Threads per block for a kernel on the device, opted in to ``nbytes`` of shared memory first (once per kernel)."""
+    from . import kernel
+
+    if simulated():
+        return SIMULATOR_THREADS  # the simulator runs a Python thread per CUDA thread, and ignores the opt-in
+    if nbytes <= DEFAULT_SHARED_BYTES:
+        return kernel.THREADS
+    function = launch.compile(KERNEL_SIGNATURE)._codelibrary.get_cufunc()  # numba-cuda 0.30: the loaded CUkernel
+    opt_in_shared(function, nbytes)
+    return block_threads(nbytes, function.attrs.maxthreads)
+
+
+def count_indices(
+    n: int, m: int, base: int, count: int, group: str, variant: str = "nonogram", kernel: Kernel | str | None = None
+) -> int:
+    """Σ weight × solved over enumeration indices base .. base + count - 1 (one launch, block sums added).
+
+    ``kernel``: the variant (a ``Kernel`` or its name, e.g. 'lanes2-shared-one'); None: ``default_kernel``'s.
+    Every variant gives the same sum."""
+    from numba import cuda
+
+    from . import kernel as device
+
+    chosen = resolve(n, m, group, variant, kernel)
     if n * m == 0:
         return count  # the one empty grid: solved
-    block = SIMULATOR_THREADS if simulated() else kernel.THREADS  # the simulator runs a Python thread per CUDA thread
+    nbytes = table_bytes(n, m, chosen.place)
+    launch = device.count_kernel(n, m, GROUP_IDS[group], chosen.place, chosen.lanes)  # all compiled in
+    block = _prepared(launch, nbytes)
     per = 1 << min(PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
     units = -(-count // per)  # ceiling divisions
     blocks = -(-units // block)
-    out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it (kernel.count_kernel's kernel)
+    out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it
     tables = device_tables(n, m, variant)
-    shared = shared_bytes(n, m)
-    launch = kernel.count_kernel(n, m, GROUP_IDS[group], shared > 0)  # n, m and the group compiled in
-    launch[blocks, block, 0, shared](np.uint64(base), np.uint64(per), np.uint64(count), *tables, out)
+    launch[blocks, block, 0, nbytes](np.uint64(base), np.uint64(per), np.uint64(count), *tables, out)
     return int(out.copy_to_host().sum(dtype=np.int64))
 
 

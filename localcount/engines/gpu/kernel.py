@@ -1,35 +1,44 @@
 """CUDA kernels (numba.cuda): the general kernel's count on a GPU, one thread per stretch of enumeration indices.
 
-No I/O and no validation here (``count.py`` does that).  The enumeration index, the symmetry groups
-and their weights are the general kernel's (``engines.grid.kernel``, whose module doc proves the
-reduction): NONE and FLIPS put row 0, then row n-1, then rows 1 .. n-2 in the index, most
-significant first; SQUARE puts the top row, the bottom row, the left and right columns (rows 1 ..
-n-2) and then the interior.  A border's weight is its orbit's size if it is the least of its orbit,
-else 0, and the count is the sum of weight × solved over the indices.  Written again here for the
-device (device functions cannot call CPU kernels), and checked against the CPU engines and
-``tests/naive.py`` in numba's CUDA simulator.
+No I/O here, and no checks of sizes but the variant's own (``count.py`` and ``layout.py`` check them).  The
+enumeration index, the symmetry groups and their weights are the general kernel's (``engines.grid.kernel``,
+whose module doc proves the reduction): NONE and FLIPS put row 0, then row n-1, then rows 1 .. n-2 in the
+index, most significant first; SQUARE puts the top row, the bottom row, the left and right columns (rows 1 ..
+n-2) and then the interior.  A border's weight is its orbit's size if it is the least of its orbit, else 0, and
+the count is the sum of weight × solved over the indices.  Written again here for the device (device functions
+cannot call CPU kernels), and checked against the CPU engines and ``tests/naive.py`` in numba's CUDA simulator.
 
 Thread mapping: a launch covers 2^inner indices (one shard); thread t takes indices
 [t·per, (t+1)·per), a stretch of consecutive grids that shares its border most of the time, so the
 weight is computed once per border and a stretch of a non-representative border is skipped whole.
-Each thread propagates its grids one at a time, adds weight × solved into a register, and adds its
-sum atomically into ``out[block]`` (zeroed by the host, which adds the blocks): one atomic per
-thread against its stretch of up to 2^10 grids.  No static shared array: numba's CUDA simulator
-allocates one on first use per block without a lock, so two of its threads could each get their own
-(a block sum of uninitialised memory, seen once in CI).  The row and column tables (uint16, 4^m and
-4^n entries) are copied into each block's shared memory when they fit (``count.SHARED_TABLE_BYTES``:
-6x6's two take 16 KiB); otherwise, and for the spread tables (uint64, n·2^m, flattened), the threads
-read global memory with ordinary loads (cached in L1 on sm_70 and later; numba-cuda has no load of
-the read-only path, ``ld.global.nc``, since ``cuda.ldg`` went: its cache-hint loads are ``ld.global``
-``.ca``/``.cg``/``.cs``/``.lu``/``.cv``).
+Each thread propagates its grids, adds weight × solved into a register, and adds its sum atomically
+into ``out[block]`` (zeroed by the host, which adds the blocks): one atomic per thread against its
+stretch of up to 2^10 grids.  No static shared array: numba's CUDA simulator allocates one on first
+use per block without a lock, so two of its threads could each get their own (a block sum of
+uninitialised memory, seen once in CI).
 
-Specialised: ``count_kernel(n, m, group, shared)`` builds the kernel of one size, symmetry group and
-place of the line tables, with all of them constants of the compiled code (as the CPU engine's
-generated per-size kernels are), so the loops over rows and columns unroll and a grid's rows and
-columns live in registers.  ``scripts/gpu_ptx.py`` compiles every variant to PTX for sm_90 and runs
-ptxas on it without a GPU (``tests/test_gpu_ptx.py``, run by ``.ci/run``): 30 to 54 registers, no
-spills, no stack, no local memory (before: one generic kernel, 80 registers, a 256-byte stack frame,
-84 local stores and 56 local loads for the rows and columns indexed by the runtime n and m).
+Variants (``count_kernel(n, m, group, place, lanes)``), the same count from each:
+
+* where the line tables (uint16, 4^m row entries, 4^n column entries) live, ``PLACES``: GLOBAL, read
+  with ordinary loads (cached in L1 on sm_70 and later; numba-cuda has no load of the read-only path,
+  ``ld.global.nc``, since ``cuda.ldg`` went); SHARED, both copied into each block's dynamic shared
+  memory (above 48 KiB the host opts the kernel in first: ``count.opt_in_shared``); SHARED_ONE, for
+  squares of the nonogram family, whose row and column tables are the same table: one copy serves
+  both (7x7: 32 KiB where two take 64).  The spread tables (uint64, n·2^m, flattened) stay in global
+  memory.
+* ``lanes`` grids per thread (``LANES``): 1 propagates one grid at a time and stops at its fixpoint;
+  2 or 4 propagate consecutive grids of a border's run in lockstep, each lane with its own rows,
+  columns and known words, the loop running while any lane has not stopped (``solved_lanes``), as
+  the CPU's generated kernels do (``engines.grid.specialize``): independent table lookups a thread
+  can have in flight together, against one longer chain.
+
+Specialised: each kernel is built for one size, symmetry group, place and lanes, with all of them
+constants of the compiled code (as the CPU engine's generated per-size kernels are), so the loops over
+rows, columns and lanes unroll and a grid's rows and columns live in registers.  ``scripts/gpu_ptx.py``
+compiles every variant to PTX for sm_90 and runs ptxas on it without a GPU (``tests/test_gpu_ptx.py``,
+run by ``.ci/run``): no spills, no stack, no local memory (before the specialisation: one generic
+kernel, 80 registers, a 256-byte stack frame, 84 local stores and 56 local loads for the rows and
+columns indexed by the runtime n and m).
 """
 
 from __future__ import annotations
@@ -40,10 +49,15 @@ import numpy as np
 from numba import cuda, uint16, uint64
 
 NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
-#: Threads per block, at most; launches may use fewer.
+#: Threads per block where the tables take at most 48 KiB of shared memory (``count.block_threads``).
 THREADS = 128
 #: Most lines a size may have in one direction (the GPU layout's limit).
 MAX_LINES = 16
+#: Where the line tables live: global memory, both in shared memory, one shared copy for rows and columns.
+GLOBAL, SHARED, SHARED_ONE = "global", "shared", "shared-one"
+PLACES = (GLOBAL, SHARED, SHARED_ONE)
+#: Grids a thread propagates in lockstep.
+LANES = (1, 2, 4)
 
 _ONE = np.uint64(1)
 
@@ -127,48 +141,58 @@ def _square_weight(border, n):
     return 8 // fixed
 
 
-def count_kernel(n: int, m: int, group: int, shared: bool):
-    """``count_range`` for n×m (n, m >= 1), one symmetry group and one place of the line tables, compiled on first
-    launch (and kept: ``functools.cache``).  n, m, the group and every shift and mask are constants of the
-    compiled code, so the rows and columns of a grid are indexed by constants once the loops over them are
-    unrolled, and live in registers (``scripts/gpu_ptx.py`` shows what ptxas makes of it)."""
-    return _count_kernel(n, m, group, bool(shared))
+def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1):
+    """``count_range`` for n×m (n, m >= 1), one symmetry group, one place of the line tables (``PLACES``) and
+    ``lanes`` grids per thread (``LANES``), compiled on first launch (and kept: ``functools.cache``).  n, m, the
+    group, the lanes and every shift and mask are constants of the compiled code, so the rows and columns of a
+    grid are indexed by constants once the loops over them are unrolled, and live in registers
+    (``scripts/gpu_ptx.py`` shows what ptxas makes of it)."""
+    if place not in PLACES:
+        raise ValueError(f"no place of the line tables {place!r}: one of {', '.join(PLACES)}")
+    if lanes not in LANES:
+        raise ValueError(f"lanes must be one of {LANES}, not {lanes}")
+    if place == SHARED_ONE and n != m:
+        raise ValueError(f"one line table serves rows and columns of squares only, not {n}x{m}")
+    return _count_kernel(n, m, group, place, lanes)
 
 
 @functools.cache
-def _count_kernel(n: int, m: int, group: int, shared: bool):
-    N, M, GROUP, SHARED = n, m, group, shared
+def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
+    N, M, GROUP, PLACE, L = n, m, group, place, lanes
     MASK_M, MASK_N, FULL = np.uint64((1 << m) - 1), np.uint64((1 << n) - 1), np.uint64((1 << (n * m)) - 1)
     SIDE = max(n - 2, 0)
     INNER = SIDE * SIDE
     MASK_SIDE = np.uint64((1 << SIDE) - 1)
     LOW = INNER if group == SQUARE else ((n - 2) * m if n >= 2 else 0)  # index bits below the border
     RSIZE = 1 << (2 * m)  # entries of the row table (the column table follows it in shared memory)
+    CSIZE = 0 if place == SHARED_ONE else 1 << (2 * n)  # entries of the column table copied after it
     WIDTH_R, WIDTH_C = 1 << m, 1 << n  # a row's (column's) entries in its spread table
+    ALL_STOPPED = (1 << lanes) - 1  # every lane's bit in ``stopped``
+    LANE_ROWS, LANE_COLS = lanes * n, lanes * m  # the lanes' rows (columns), lane after lane: local array sizes
 
     @cuda.jit(device=True)
-    def load_rows(index, rows):
-        """Rows (bit c = cell c) of the grid at an enumeration index."""
+    def load_rows(index, rows, at):
+        """Rows (bit c = cell c) of the grid at an enumeration index, into rows[at .. at + N - 1]."""
         if GROUP == SQUARE:
             border = index >> uint64(INNER)
             right = border & MASK_SIDE
             left = (border >> uint64(SIDE)) & MASK_SIDE
-            rows[N - 1] = (border >> uint64(2 * SIDE)) & MASK_N
-            rows[0] = border >> uint64(2 * SIDE + N)
+            rows[at + N - 1] = (border >> uint64(2 * SIDE)) & MASK_N
+            rows[at] = border >> uint64(2 * SIDE + N)
             for r in range(1, N - 1):
                 middle = (index >> uint64((r - 1) * SIDE)) & MASK_SIDE
-                rows[r] = (
+                rows[at + r] = (
                     ((left >> uint64(r - 1)) & uint64(1))
                     | (middle << uint64(1))
                     | (((right >> uint64(r - 1)) & uint64(1)) << uint64(N - 1))
                 )
         elif N == 1:
-            rows[0] = index & MASK_M
+            rows[at] = index & MASK_M
         else:
-            rows[0] = (index >> uint64((N - 1) * M)) & MASK_M
-            rows[N - 1] = (index >> uint64((N - 2) * M)) & MASK_M
+            rows[at] = (index >> uint64((N - 1) * M)) & MASK_M
+            rows[at + N - 1] = (index >> uint64((N - 2) * M)) & MASK_M
             for r in range(1, N - 1):
-                rows[r] = (index >> uint64((N - 2 - r) * M)) & MASK_M
+                rows[at + r] = (index >> uint64((N - 2 - r) * M)) & MASK_M
 
     @cuda.jit(device=True)
     def solved(rows, rtab, ctab, rspread, cspread):
@@ -212,8 +236,83 @@ def _count_kernel(n: int, m: int, group: int, shared: bool):
                 return 0
 
     @cuda.jit(device=True)
+    def solved_lanes(rows, live, rtab, ctab, rspread, cspread):
+        """How many of lanes 0 .. live - 1 (rows[g·N .. g·N + N - 1]: lane g's grid) local logic solves.
+
+        The L grids are propagated in lockstep: each half pass updates every lane, and the loop runs while
+        a lane has not stopped.  A lane stops where ``solved`` returns: solved, or a half pass (not the
+        first) that changed nothing.  A stopped lane is solved or at a fixpoint, so the passes it still
+        makes change nothing: no lane's result depends on another's.  Lanes from ``live`` on are stopped
+        from the start and not counted (a stretch's last step)."""
+        cols = cuda.local.array(LANE_COLS, uint64)
+        KR = cuda.local.array(L, uint64)
+        KC = cuda.local.array(L, uint64)
+        stopped = 0
+        for g in range(L):
+            colword = uint64(0)
+            for r in range(N):
+                colword |= rspread[r * WIDTH_R + rows[g * N + r]]
+            for c in range(M):
+                cols[g * M + c] = (colword >> uint64(c * N)) & MASK_N
+            KR[g] = uint64(0)
+            KC[g] = uint64(0)
+            if g >= live:
+                stopped |= 1 << g
+        first = True
+        while True:
+            for g in range(L):
+                changed = False
+                for r in range(N):
+                    sh = uint64(r * M)
+                    k = (KR[g] >> sh) & MASK_M
+                    nk = uint64(rtab[(rows[g * N + r] << uint64(M)) | k])
+                    if nk != k:
+                        KR[g] |= nk << sh
+                        KC[g] |= rspread[r * WIDTH_R + (nk & ~k)]
+                        changed = True
+                if KR[g] == FULL or (not changed and not first):
+                    stopped |= 1 << g
+            first = False
+            if stopped == ALL_STOPPED:
+                break
+            for g in range(L):
+                changed = False
+                for c in range(M):
+                    sh = uint64(c * N)
+                    k = (KC[g] >> sh) & MASK_N
+                    nk = uint64(ctab[(cols[g * M + c] << uint64(N)) | k])
+                    if nk != k:
+                        KC[g] |= nk << sh
+                        KR[g] |= cspread[c * WIDTH_C + (nk & ~k)]
+                        changed = True
+                if KR[g] == FULL or not changed:
+                    stopped |= 1 << g
+            if stopped == ALL_STOPPED:
+                break
+        found = 0
+        for g in range(L):
+            found += g < live and KR[g] == FULL
+        return found
+
+    @cuda.jit(device=True)
+    def count_border(start, end, rtab, ctab, rspread, cspread):
+        """How many of the indices start .. end - 1 (one border's) local logic solves, L grids at a time."""
+        rows = cuda.local.array(LANE_ROWS, uint64)
+        found = np.int64(0)
+        j = start
+        while j < end:
+            if L == 1:
+                load_rows(j, rows, 0)
+                found += solved(rows, rtab, ctab, rspread, cspread)
+            else:
+                for g in range(L):
+                    load_rows(min(j + uint64(g), end - uint64(1)), rows, g * N)  # past the end: a copy, not counted
+                found += solved_lanes(rows, np.int64(min(uint64(L), end - j)), rtab, ctab, rspread, cspread)
+            j += uint64(L)
+        return found
+
+    @cuda.jit(device=True)
     def count_stretch(base, per, count, rtab, ctab, rspread, cspread, out):
-        rows = cuda.local.array(N, uint64)
         t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
         total = np.int64(0)
         lo = uint64(t) * uint64(per)
@@ -229,30 +328,29 @@ def _count_kernel(n: int, m: int, group: int, shared: bool):
                 weight = _square_weight(border, N)
             # the rest of this border's indices in the stretch
             end = min(hi, ((border + uint64(1)) << uint64(LOW)) - uint64(base))
-            if weight == 0:
-                j = end
-                continue
-            found = np.int64(0)
-            while j < end:
-                load_rows(uint64(base) + j, rows)
-                found += solved(rows, rtab, ctab, rspread, cspread)
-                j += uint64(1)
-            total += np.int64(weight) * found
+            if weight != 0:
+                found = count_border(uint64(base) + j, uint64(base) + end, rtab, ctab, rspread, cspread)
+                total += np.int64(weight) * found
+            j = end
         cuda.atomic.add(out, cuda.blockIdx.x, total)
 
     @cuda.jit
     def count_range(base, per, count_, rtab, ctab, rspread, cspread, out):
         """Block sums of weight × solved over indices base + [t·per, min((t+1)·per, count_)) for each thread t.
 
-        With SHARED, the block first copies the row and column tables into its (dynamic) shared memory,
-        launched with that many bytes, and reads them there."""
-        if SHARED:
+        With the tables in shared memory, the block first copies them into its dynamic shared memory (launched
+        with that many bytes): the row table, then the column table (SHARED), or the row table alone, which
+        serves the columns too (SHARED_ONE: squares of the nonogram family)."""
+        if PLACE == GLOBAL:
+            count_stretch(base, per, count_, rtab, ctab, rspread, cspread, out)
+        else:
             tables = cuda.shared.array(0, uint16)
-            for i in range(cuda.threadIdx.x, rtab.size + ctab.size, cuda.blockDim.x):
+            for i in range(cuda.threadIdx.x, RSIZE + CSIZE, cuda.blockDim.x):
                 tables[i] = rtab[i] if i < RSIZE else ctab[i - RSIZE]
             cuda.syncthreads()
-            count_stretch(base, per, count_, tables[:RSIZE], tables[RSIZE:], rspread, cspread, out)
-        else:
-            count_stretch(base, per, count_, rtab, ctab, rspread, cspread, out)
+            if PLACE == SHARED_ONE:
+                count_stretch(base, per, count_, tables[:RSIZE], tables[:RSIZE], rspread, cspread, out)
+            else:
+                count_stretch(base, per, count_, tables[:RSIZE], tables[RSIZE:], rspread, cspread, out)
 
     return count_range

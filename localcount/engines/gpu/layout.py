@@ -17,12 +17,14 @@ from typing import ClassVar
 
 from ...clues import check_variant
 from ...lines import SPREAD_MAX_LEN, TABLE_MAX_LEN
+from .. import enumeration
 from ..base import BitShards, check_bits, check_size, default_shard_bits, symmetry_group, variant_group
 
 #: Bump when a change to the GPU kernel could change a shard's count.
 GPU_VERSION = 1
-#: A default shard is about 2^SHARD_GRID_BITS indices: one launch of a fraction of a second on a GPU ...
-SHARD_GRID_BITS = 32
+#: A default shard is about 2^SHARD_GRID_BITS indices: one launch of about a second on an H100 (6x7's rate,
+#: 2^42 indices in 65.5 s), well under the ten seconds a campaign's budget must leave for the last launch ...
+SHARD_GRID_BITS = 36
 #: ... and there are at least 2^MIN_SHARD_BITS shards where the size has that many indices (progress, resume).
 MIN_SHARD_BITS = 4
 MAX_SHARD_BITS = 24
@@ -43,6 +45,9 @@ class GpuLayout(BitShards):
     TITLE: ClassVar[str] = "{n}x{m}-gpu"
     #: Shards are computed in the process that holds the device, one at a time (``orchestration.runner``).
     in_parent: ClassVar[bool] = True
+    #: A seeded sample of the shards is recounted by the general kernel on the CPU (``orchestration.verify``):
+    #: the same index layout and groups, so a shard's value is the same number.
+    verified_by: ClassVar[str] = "grid"
     n: int
     m: int
     bits: int
@@ -76,11 +81,15 @@ class GpuLayout(BitShards):
         )
 
     def shard_work(self):
-        """Indices each shard propagates, estimated as its share of the group's orbits (the kernel skips the rest)."""
-        import numpy as np
+        """Indices each shard really propagates: those under its borders that are their orbits' least (the kernel
+        skips the rest), as in the general kernel (``engines.enumeration``)."""
+        return enumeration.shard_work(self.n, self.m, self.bits, self.symmetry)
 
-        share = {"none": 1, "flips": 4, "square": 8}[self.symmetry]
-        return np.full(self.shards, max(1, self.grids_per_shard // share), np.int64)
+    def kernel_note(self) -> str:
+        """The device and the kernel variant, for the run's provenance (the sessions file)."""
+        from .count import device_name, kernel_name
+
+        return f"{device_name()}, kernel {kernel_name(self.n, self.m, self.symmetry, self.variant)}"
 
     def compute(self, shard: int) -> int:
         """Symmetry-weighted count of one shard: one kernel launch."""
@@ -98,17 +107,31 @@ class GpuLayout(BitShards):
         count_indices(self.n, self.m, 0, 1, self.symmetry, self.variant)
 
     def estimate_one_core(self) -> float:
-        """Expected device seconds of the whole run: a sample launch, timed, scaled by the shards."""
+        """Expected device seconds of the whole run: a sample launch from the middle representative border on,
+        timed, scaled from the indices it propagated to those the whole run propagates (``shard_work``)."""
         import time
+
+        import numpy as np
 
         from .count import count_indices
 
-        inner = self.n * self.m - self.bits
-        sample = 1 << min(inner, 12 if _simulated() else 24)
+        cells = self.n * self.m
+        low = enumeration.low_bits(self.n, self.m, self.symmetry)
+        reps = enumeration.representatives(self.n, self.m, self.symmetry)
+        chosen = np.flatnonzero(reps)
+        border = int(chosen[len(chosen) // 2]) if len(chosen) else 0
+        sample = 1 << min(cells, 12 if _simulated() else 24)
+        start = min(border << low, (1 << cells) - sample)
+        if sample >= 1 << low:  # whole borders: the representatives among them
+            first = start >> low
+            propagated = int(reps[first : first + (sample >> low)].sum()) << low
+        else:  # a part of one border
+            propagated = sample * int(reps[start >> low])
         self.warm()
-        start = time.perf_counter()
-        count_indices(self.n, self.m, (self.shards // 2) << inner, sample, self.symmetry, self.variant)
-        return (time.perf_counter() - start) * (1 << (self.n * self.m)) / sample
+        began = time.perf_counter()
+        count_indices(self.n, self.m, start, sample, self.symmetry, self.variant)
+        seconds = time.perf_counter() - began
+        return seconds * float(int(reps.sum()) << low) / max(propagated, 1)
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
         """(count, 1): every shard, one launch each, in this process."""

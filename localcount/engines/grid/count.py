@@ -49,11 +49,24 @@ class Context:
     flags: tuple
     specialized: bool  # count with the kernel generated for this size
     columns: str | None = None  # its column mode (specialize.COLUMN_MODES)
+    kernel: str | None = None  # its variant (specialize.KERNELS); None: ``choice.chosen()`` on first use
+
+    @functools.cached_property
+    def kernel_name(self) -> str:
+        """The generated kernel's variant: ``kernel``, else the CPU's choice (measured once); "lanes" when the
+        columns are not updated by their table (the gather variants need one), "" for the plain kernel."""
+        if not self.specialized:
+            return ""
+        if self.columns != "table":
+            return "lanes"
+        from . import choice
+
+        return choice.resolve(self.kernel)
 
     @property
     def spec(self):
         """The generated module for this size (compiled on first use), or None."""
-        return specialize.module(self.n, self.m, self.columns) if self.specialized else None
+        return specialize.module(self.n, self.m, self.columns, self.kernel_name) if self.specialized else None
 
     def spec_kernel(self, group: int, parallel: bool):
         """The generated module's entry point for a group id: the square's own (GROUPS["square"]) or the rows'.
@@ -64,8 +77,20 @@ class Context:
         return getattr(self.spec, name + "_square" if group == GROUPS["square"] else name)
 
     def spec_args(self) -> tuple:
-        """Arguments of the generated kernels after (unit(s), inner_bits, group)."""
-        return self.rtab, self.ctab, self.rspread, self.cspread
+        """Arguments of the generated kernels after (unit(s), inner_bits, group): a gather variant's also
+        take the gather tables."""
+        if self.kernel_name == "lanes":
+            return self.rtab, self.ctab, self.rspread, self.cspread
+        return self.rtab, self.ctab, self.rspread, self.cspread, *self._gather_tables
+
+    @functools.cached_property
+    def _gather_tables(self) -> tuple:
+        """(rgat, cgat, rfirst): ``gather.gather_table`` of the rows' and the columns' line tables, and
+        ``gather.first_table`` of the rows'."""
+        from .gather import first_table, gather_table
+
+        rgat, cgat = gather_table(self.rtab, self.rspread), gather_table(self.ctab, self.cspread)
+        return rgat, cgat, first_table(self.rtab, self.rspread, self.m)
 
     def args(self) -> tuple:
         """Positional kernel arguments after (n, m, ...)."""
@@ -80,6 +105,7 @@ def context(
     spread_max: int = SPREAD_MAX_LEN,
     specialized: bool | None = None,
     variant: str = "nonogram",
+    kernel: str | None = None,
 ) -> Context:
     """Tables for counting n×m grids; lines longer than table_max use the line solvers (linesolve).
 
@@ -87,6 +113,8 @@ def context(
     size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
     ``variant``: the rows' table is ``tables.row_table`` (the kernels only ever
     update a row through it), so a yesnogram's rows need a table: m <= table_max.
+    ``kernel``: the generated kernel's variant (``specialize.KERNELS``; None or "auto": the CPU's choice,
+    ``choice.resolve``, made when the kernel is first needed).
     """
     check_size(n, m)
     flags = (m <= table_max, n <= table_max, m <= spread_max, n <= spread_max)
@@ -110,7 +138,16 @@ def context(
         flags,
         specialized,
         columns if specialized else None,
+        _check_kernel(kernel),
     )
+
+
+def _check_kernel(kernel: str | None) -> str | None:
+    """A requested variant (``specialize.KERNELS``), or None for the CPU's choice ("auto" too)."""
+    if kernel in (None, "auto"):
+        return None
+    specialize.width(kernel)  # raises on an unknown name
+    return kernel
 
 
 def solve_grids(grids, n: int, m: int, **table_opts) -> tuple:

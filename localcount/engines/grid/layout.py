@@ -93,6 +93,15 @@ class GridLayout(BitShards):
         if parallel:
             count_units(tiny, [0], self.symmetry, parallel=True, variant=self.variant)
 
+    def kernel_note(self) -> str:
+        """The generated kernels' variant this process counts with ("lanes", "gather4", "gather8"; the CPU's
+        choice, measured on its first use, ``choice``), or "plain" for sizes counted by the plain kernel."""
+        if self.n * self.m == 0:
+            return ""
+        from .count import context
+
+        return context(self.n, self.m, variant=self.variant).kernel_name or "plain"
+
     def estimate_one_core(self) -> float:
         """Expected seconds of the whole layout on one core (compile excluded)."""
         from .count import estimate_seconds

@@ -20,11 +20,19 @@ long for tables (16x2, 33x1) keep the table rows and update each column
 with the word line solver (``COLUMN_MODES``); a grid that the first row
 pass decides, like every m x 1 grid, never reaches it.
 
+The kernel has variants (KERNELS) that count the same grids in the same
+order: "lanes", the scalar lanes above, and "gather4"/"gather8", whose 4
+or 8 lanes run each half pass as vector gathers (``gather``,
+``lockstep._gather_lockstep``) over 64-bit gather tables; their entry
+points take those two tables after the others.  ``choice`` picks one per
+CPU; the lanes source is the same with or without the variants.
+
 The source is written to ``<cache>/kernels/count_<n>x<m>_<hash>.py`` (temp
 file + ``os.replace``) and imported from there, so numba's ``cache=True``
 keeps the machine code beside it and later runs load it instead of
-compiling.  The hash covers the source, so a changed generator never meets
-a stale cache.  Tests compare these kernels with the plain one.
+compiling (a gather variant's name ends in ``_gather4`` or ``_gather8``).
+The hash covers the source, so a changed generator never meets a stale
+cache.  Tests compare these kernels with the plain one.
 """
 
 from __future__ import annotations
@@ -35,17 +43,45 @@ import pathlib
 
 from ...lines import bits, solvers
 from ...util import generated
-from ..lockstep import LANE_BITS, LANES, _half_pass, _lockstep, _solver_half_pass, _u  # noqa: F401 (LANES: part of this module's API)
-from . import kernel
+from ..lockstep import (  # noqa: F401 (LANES: part of this module's API)
+    LANE_BITS,
+    LANES,
+    _gather_lockstep,
+    _half_pass,
+    _lockstep,
+    _solver_half_pass,
+    _u,
+)
+from . import gather, kernel
 
 #: Where the count's lanes ask whether to stop (``lockstep.CHECKS``): after every half pass.  Its four
 #: lanes gained nothing from "round" on an AMD EPYC (1.014, medians of 5 rounds on every 128th unit of 6x6).
 COUNT_CHECK = "half"
 
+#: The generated kernels' variants (``docs/internals.md``, "Gather variants, chosen per CPU"): "lanes" looks up every lane's
+#: lines with scalar loads (LANES lanes); "gather4" and "gather8" run 4 or 8 lanes whose half passes are
+#: vector gathers (``gather``).  Same counts; ``choice`` picks one per CPU.
+KERNELS = ("lanes", "gather4", "gather8", "gather16")
 
-def _solve_lines(n: int, m: int, lanes: int, columns: str = "table") -> list:
-    """``_lockstep`` after a first row pass, then the solved lanes added to ``solved``."""
-    body = _lockstep(n, m, lanes, columns, check=COUNT_CHECK)
+
+def width(kernel_name: str) -> int:
+    """The lanes of a variant (KERNELS)."""
+    if kernel_name not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, not {kernel_name!r}")
+    return LANES if kernel_name == "lanes" else int(kernel_name.removeprefix("gather"))
+
+
+def _entry_args(kernel_name: str) -> str:
+    """The generated entry points' table arguments: a gather variant's end with its gather tables."""
+    return "rtab, ctab, rspread, cspread" + (", rgat, cgat, rfirst" if kernel_name != "lanes" else "")
+
+
+def _solve_lines(n: int, m: int, lanes: int, columns: str = "table", gathers: bool = False) -> list:
+    """``_lockstep`` (or ``_gather_lockstep``) after a first row pass, then the solved lanes added to ``solved``."""
+    if gathers and lanes > 1:
+        body = _gather_lockstep(n, m, lanes)
+    else:
+        body = _lockstep(n, m, lanes, columns, check=COUNT_CHECK)
     body.append("solved += " + " + ".join(f"np.int64(known{g} == {n * m})" for g in range(lanes)))
     return body
 
@@ -60,8 +96,24 @@ def _first_pass(rows, m: int, name, kc: str, base: str) -> list:
     return out
 
 
-def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, columns: str = "table") -> str:
-    """The enumeration loop over a block: LANES grids at a time if the block allows, else one.
+def _gather_start(fixed, shared, lane_spec: dict, m: int, setup: str, index: str) -> list:
+    """The statement starting the lanes of a gather step: ``setup`` (``gather.lane_setup``) of the lane
+    rows, from the rows the lanes share (fixed: ``r{r}``; shared: ``r{r}_s``)."""
+    words = [f"(r{r} << {_u(r * m)})" for r in fixed] + [f"(r{r}_s << {_u(r * m)})" for r in shared]
+    extra = "(" + ", ".join(spec[3] for spec in lane_spec.values()) + ",)"
+    grid = " | ".join(["np.uint64(0)"] + words)
+    return [f"GR, GC, KCs, knowns = {setup}(rspread, rfirst, {index}, {extra}, {grid}, colshared, stepC)"]
+
+
+def _lane_spec_source(name: str, m: int, lanes: int, lane_spec: dict) -> str:
+    """The generated module's line defining the lane set-up intrinsic ``name`` (``gather.lane_setup``)."""
+    spec = tuple((r, *lane_spec[r][:3]) for r in lane_spec)
+    return f"{name} = lane_setup({m}, {lanes}, {spec!r})\n"
+
+
+def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, columns: str = "table",
+               kernel_name: str = "lanes", lane_spec: dict | None = None, setup: str = "") -> str:  # fmt: skip
+    """The enumeration loop over a block: ``width(kernel_name)`` grids at a time if the block allows, else one.
 
     ``decode``: row -> expression of its cells from ``{index}``, for the rows
     that vary in the block; ``fixed``: the rows fixed for the block (their
@@ -69,15 +121,22 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
     column bits in ``colbase``); ``lane_rows``: the rows that differ between
     the lanes of one step.  The first row pass of every row the lanes share
     is done once per step, so the shared rows cost one table lookup per
-    LANES grids there.
+    LANES grids there.  The gather variants start their lanes as vectors (``_gather_start``: the
+    intrinsic ``setup``; ``lane_spec``: row -> (shift, mask, left shift, extra cells) of each lane row,
+    its cells ``((index >> shift) & mask) << left shift | extra``).
     """
     mask_n = (1 << n) - 1
+    lanes_n = width(kernel_name)
+    gathers = kernel_name != "lanes"
     shared = [r for r in decode if r not in lane_rows]
 
     def step(lanes: int, index: str) -> list:
         out = [f"r{r}_s = {decode[r].format(index=index)}" for r in shared]
         out.append("colshared = " + " | ".join(["colbase"] + [f"rspread[{r}, r{r}_s]" for r in shared]))
         out += _first_pass(shared, m, lambda r: f"r{r}_s", "stepC", "blockC")
+        if gathers and lanes > 1:
+            out += _gather_start(fixed, shared, lane_spec, m, setup, index)
+            return out + _solve_lines(n, m, lanes, columns, gathers)
         for g in range(lanes):
             lane_index = f"({index} | np.uint64({g}))" if lanes > 1 else index
             out += [f"r{r}_{g} = r{r}" for r in fixed]
@@ -91,11 +150,14 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
                     out.append(f"l{j}_{g} = ALL")
                     out.append(f"t{j}_{g} = 0")
             out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KC{g}", "stepC")
-        return out + _solve_lines(n, m, lanes, columns)
+        return out + _solve_lines(n, m, lanes, columns, gathers)
 
-    lines = [f"if step_bits >= {LANES.bit_length() - 1}:"]
-    lines.append(f"    for j in range(0, 1 << step_bits, {LANES}):")
-    lines += ["        " + x for x in step(LANES, "(start | np.uint64(j))")]
+    if gathers and not lane_rows:  # no row varies in a block (n <= 2): one grid a step, no lanes to set up
+        single = ["for j in range(1 << step_bits):"] + ["    " + x for x in step(1, "(start | np.uint64(j))")]
+        return "\n".join(indent + x for x in single)
+    lines = [f"if step_bits >= {lanes_n.bit_length() - 1}:"]
+    lines.append(f"    for j in range(0, 1 << step_bits, {lanes_n}):")
+    lines += ["        " + x for x in step(lanes_n, "(start | np.uint64(j))")]
     lines.append("else:")
     lines.append("    for j in range(1 << step_bits):")
     lines += ["        " + x for x in step(1, "(start | np.uint64(j))")]
@@ -107,11 +169,32 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
 COLUMN_MODES = ("table", "solver+spread", "solver")
 
 
-def source(n: int, m: int, columns: str = "table") -> str:
+def _gather_header(n: int, m: int, kernel_name: str) -> str:
+    """The gather variants' imports and half-pass intrinsics ('' for "lanes")."""
+    if kernel_name == "lanes":
+        return ""
+    lanes = width(kernel_name)
+    return (
+        f"\n# Digest of engines/grid/gather.py: {_gather_digest()}.\n"
+        "from localcount.engines.grid.gather import half_pass, lane_setup\n\n"
+        f"_rows_half = half_pass({n}, {m}, {lanes})\n"
+        f"_cols_half = half_pass({m}, {n}, {lanes})\n"
+    )
+
+
+def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -> str:
     """The generated module for n×m (n, m >= 1; rows short enough for tables,
-    columns updated as ``columns`` says, one of COLUMN_MODES)."""
+    columns updated as ``columns`` says, one of COLUMN_MODES; the variant
+    ``kernel_name`` of KERNELS, a gather one with table columns only).
+
+    A gather variant's entry points take two more arguments, the gather tables
+    ``rgat`` and ``cgat`` (``gather.gather_table``)."""
     if columns not in COLUMN_MODES:
         raise ValueError(f"columns must be one of {COLUMN_MODES}, not {columns!r}")
+    if kernel_name != "lanes" and columns != "table":
+        raise ValueError(f"the gather kernels need table columns, not {columns!r}")
+    lane_bits = width(kernel_name).bit_length() - 1
+    args = _entry_args(kernel_name)
     mask_m = (1 << m) - 1
     # Enumeration index layout as in kernel.py: row 0, row n-1, rows 1..n-2 (most significant first).
     shifts = {0: (n - 1) * m} if n >= 2 else {0: 0}
@@ -122,13 +205,17 @@ def source(n: int, m: int, columns: str = "table") -> str:
     border_low = (n - 2) * m if n >= 2 else 0
     fixed = [0, n - 1] if n >= 2 else []
     decode = {r: f"(({{index}} >> {_u(shifts[r])}) & {_u(mask_m)})" for r in range(n) if r not in fixed}
-    lane_rows = [r for r in decode if shifts[r] < LANE_BITS]
+    lane_rows = [r for r in decode if shifts[r] < lane_bits]
+    lane_spec = {r: (shifts[r], mask_m, 0, "np.uint64(0)") for r in lane_rows}
+    setup = ""
+    if kernel_name != "lanes" and lane_rows:
+        setup = _lane_spec_source("_rows_setup", m, width(kernel_name), lane_spec)
     border = [f"r{r} = (start >> {_u(shifts[r])}) & {_u(mask_m)}" for r in fixed]
     border.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
     border += _first_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     border = "\n".join(" " * 8 + x for x in border)
-    loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ", columns)
-    square = _square_source(n) if n == m >= 2 and columns == "table" else ""
+    loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ", columns, kernel_name, lane_spec, "_rows_setup")
+    square = _square_source(n, kernel_name) if n == m >= 2 and columns == "table" else ""
     scratch = ""
     if columns != "table":
         runs = (n + 1) // 2 + 1
@@ -145,12 +232,12 @@ from numba import njit, prange
 
 from localcount.engines.grid.kernel import _border_weight, _scratch, _spread, _square_weight, _update_line_by_solver
 from localcount.lines.bits import _line_clue_into, _popcount
-
+{_gather_header(n, m, kernel_name)}
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-
+{setup}
 
 @njit(cache=True)
-def _count_rows(unit, inner_bits, group, rtab, ctab, rspread, cspread):
+def _count_rows(unit, inner_bits, group, {args}):
     """count_unit for the NONE (0) and FLIPS (1) groups: index layout row 0, row n-1, rows 1..n-2.
 
     Columns: {columns}.
@@ -173,23 +260,25 @@ def _count_rows(unit, inner_bits, group, rtab, ctab, rspread, cspread):
 {square}
 
 @njit(cache=True)
-def count_unit(unit, inner_bits, group, rtab, ctab, rspread, cspread):
+def count_unit(unit, inner_bits, group, {args}):
     """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
-    return _count_rows(unit, inner_bits, group, rtab, ctab, rspread, cspread)
+    return _count_rows(unit, inner_bits, group, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_units(units, inner_bits, group, rtab, ctab, rspread, cspread):
+def count_units(units, inner_bits, group, {args}):
     """count_unit for each unit of an array, spread over numba threads."""
     out = np.zeros(len(units), np.int64)
     for i in prange(len(units)):
-        out[i] = _count_rows(units[i], inner_bits, group, rtab, ctab, rspread, cspread)
+        out[i] = _count_rows(units[i], inner_bits, group, {args})
     return out
 '''
 
 
-def _square_source(n: int) -> str:
+def _square_source(n: int, kernel_name: str = "lanes") -> str:
     """count_unit for the SQUARE group's index layout (kernel.py): border code, then the interior."""
+    args = _entry_args(kernel_name)
+    lane_bits = width(kernel_name).bit_length() - 1
     side = n - 2
     interior_bits = side * side
     mask_side = (1 << side) - 1
@@ -203,16 +292,20 @@ def _square_source(n: int) -> str:
     for r in range(1, n - 1):
         sh = f" >> {_u((r - 1) * side)}" if r > 1 else ""
         decode[r] = f"(e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1)))"
-    lane_rows = [r for r in decode if (r - 1) * side < LANE_BITS]
+    lane_rows = [r for r in decode if (r - 1) * side < lane_bits]
+    lane_spec = {r: ((r - 1) * side, mask_side, 1, f"e{r}") for r in lane_rows}
+    setup = ""
+    if kernel_name != "lanes" and lane_rows:
+        setup = "\n" + _lane_spec_source("_square_setup", n, width(kernel_name), lane_spec)
     first = _first_pass([0, n - 1], n, lambda r: f"r{r}", "blockC", None)
     fixed.append("        colbase = rspread[0, r0] | rspread[" + str(n - 1) + f", r{n - 1}]")
     fixed += ["        " + x for x in first]
-    loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ")
+    loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ", "table", kernel_name, lane_spec, "_square_setup")
     fixed_src = "\n".join(fixed)
     return f'''
-
+{setup}
 @njit(cache=True)
-def _count_square(unit, inner_bits, rtab, ctab, rspread, cspread):
+def _count_square(unit, inner_bits, {args}):
     """count_unit for the SQUARE group (2): border code in the high bits, interior below."""
     step_bits = min({interior_bits}, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
@@ -235,17 +328,17 @@ def _count_square(unit, inner_bits, rtab, ctab, rspread, cspread):
 
 
 @njit(cache=True)
-def count_unit_square(unit, inner_bits, group, rtab, ctab, rspread, cspread):
+def count_unit_square(unit, inner_bits, group, {args}):
     """count_unit for the SQUARE group (``group`` is 2)."""
-    return _count_square(unit, inner_bits, rtab, ctab, rspread, cspread)
+    return _count_square(unit, inner_bits, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_units_square(units, inner_bits, group, rtab, ctab, rspread, cspread):
+def count_units_square(units, inner_bits, group, {args}):
     """count_units for the SQUARE group (``group`` is 2)."""
     out = np.zeros(len(units), np.int64)
     for i in prange(len(units)):
-        out[i] = _count_square(units[i], inner_bits, rtab, ctab, rspread, cspread)
+        out[i] = _count_square(units[i], inner_bits, {args})
     return out
 '''
 
@@ -257,6 +350,11 @@ def _kernel_digest() -> str:
     for mod in (kernel, bits, solvers):
         h.update(pathlib.Path(mod.__file__).read_bytes())
     return h.hexdigest()[:16]
+
+
+def _gather_digest() -> str:
+    """Digest of gather.py, whose intrinsics the gather variants call (numba's cache would not notice them)."""
+    return hashlib.sha256(pathlib.Path(gather.__file__).read_bytes()).hexdigest()[:16]
 
 
 def column_mode(n: int, m: int, table_max: int, spread_max: int):
@@ -276,6 +374,7 @@ def supported(n: int, m: int, table_max: int, spread_max: int) -> bool:
 
 
 @functools.cache
-def module(n: int, m: int, columns: str = "table"):
-    """The compiled specialised module for n×m (generated and written on first use)."""
-    return generated.load(f"count_{n}x{m}", source(n, m, columns))
+def module(n: int, m: int, columns: str = "table", kernel_name: str = "lanes"):
+    """The compiled specialised module for n×m in variant ``kernel_name`` (generated and written on first use)."""
+    suffix = "" if kernel_name == "lanes" else f"_{kernel_name}"
+    return generated.load(f"count_{n}x{m}{suffix}", source(n, m, columns, kernel_name))
