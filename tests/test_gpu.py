@@ -218,6 +218,12 @@ def test_a_kernel_is_opted_in_to_more_than_48_kib_of_shared_memory_through_the_d
     assert gpu.block_threads(139264, 640) == 512
 
 
+def test_the_opt_in_attribute_is_the_driver_apis():
+    binding = pytest.importorskip("cuda.bindings.driver", reason="numba-cuda's CUDA bindings (the gpu extra)")
+    attribute = binding.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    assert binding.CUfunction_attribute(gpu.MAX_DYNAMIC_SHARED_SIZE_BYTES) == attribute
+
+
 def test_the_variants_script_times_every_variant_and_checks_its_counts():
     script = [sys.executable, str(ROOT / "scripts" / "gpu_variants.py"), "--sizes", "3x3,2x4"]
     proc = subprocess.run(

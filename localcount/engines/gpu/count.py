@@ -30,6 +30,8 @@ SIMULATOR_ENV = "NUMBA_ENABLE_CUDASIM"
 SIMULATOR_THREADS = 8
 #: Dynamic shared memory a block may take without opting in (every CUDA device since sm_20).
 DEFAULT_SHARED_BYTES = 48 * 1024
+#: The driver API's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (``CUfunction_attribute``): the opt-in above.
+MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 #: The opt-in limit the simulator stands in with: an H100's or H200's (227 KiB a block, sm_90).
 SIMULATOR_SHARED_LIMIT = 227 * 1024
 #: Threads per block at most where the tables take more than DEFAULT_SHARED_BYTES: one such block fills a
@@ -196,11 +198,13 @@ def opt_in_shared(function, nbytes: int, driver=None) -> bool:
     ``driver``: numba-cuda's driver API (a stand-in in tests)."""
     if nbytes <= DEFAULT_SHARED_BYTES:
         return False
-    from cuda.bindings import driver as binding
-
     if driver is None:
+        from cuda.bindings import driver as binding  # numba-cuda's bindings (the gpu extra)
         from numba.cuda.cudadrv.driver import driver
-    attribute = binding.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+        attribute = binding.CUfunction_attribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    else:
+        attribute = MAX_DYNAMIC_SHARED_SIZE_BYTES
     driver.cuKernelSetAttribute(attribute, nbytes, function.handle, function.device.id)
     return True
 
