@@ -142,6 +142,8 @@ def test_reasons_in_words():
     q = lc.Puzzle(rows=[[4]], columns=[[1], [1], [1], [1], [0]])
     h = q.hint(["....."])
     assert h.reason == "row 1: clue 4 in 5 cells — cells 2–4 are filled in every placement that fits"
+    one = lc.Puzzle(rows=[[1], [0]], columns=[[1]])  # a column of one cell: the singular
+    assert one.hint([".", "."]).reason.startswith(("row 1: clue 1 in 1 cell —", "row 2: clue 0 in 1 cell —"))
 
 
 @pytest.mark.parametrize("marks,says", [

@@ -156,6 +156,9 @@ def test_painting_shows_the_clues_and_the_verdict(page, server, tmp_path):
     assert verdict.get_attribute("data-verdict") == answer["verdict"] == "unique"
     assert verdict.get_attribute("data-simple") == "true" and answer["simple"]
     assert verdict.text == f"solved by local logic in {answer['steps']} steps · level: {answer['level']} · unique"
+    # the verdict is not styled as Play's finished clues (data-state=done there too): neither grey nor struck
+    assert "line-through" not in verdict.value_of_css_property("text-decoration-line")
+    assert verdict.value_of_css_property("color") != "rgba(156, 163, 175, 1)"
 
 
 def test_typed_clues_are_checked_then_solved(page, tmp_path):
@@ -352,6 +355,7 @@ def test_play_puzzle_1234_of_5x5_from_its_link_to_solved(server, driver, tmp_pat
     assert by_id(driver, "play-status").get_attribute("data-kind") == "mistakes"
     click_cells(driver, canvas, [filled], "right")  # clicking a cross clears it
     until(driver, lambda d: marks_of(d)[filled[0]][filled[1]] == ".")
+    assert "wrong" not in status_of(driver)  # the mistakes' message goes with their red marks
 
     todo = [(r, c) for r in range(5) for c in range(5) if solution[r][c] == "1" and marks_of(driver)[r][c] != "1"]
     click_cells(driver, canvas, todo)
@@ -385,6 +389,19 @@ def test_a_link_with_clues_opens_a_typed_puzzle_to_play(page, server, tmp_path):
     until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
     assert clues_on_page(page, "play") == ([shown(c) for c in clues[0]], [shown(c) for c in clues[1]])
     shot(page, tmp_path, "play-link.png")
+
+
+def test_a_filled_cell_in_a_line_whose_clue_is_0_shows_the_clue_red(page, server):
+    """Rows 1, 0 and columns 1, 0: a cell filled in row 2 makes it wrong, and its clue '0' turns red like any other."""
+    page.get(server + "/#c=1.0_1.0")
+    page.refresh()
+    until(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=1.0_1.0")
+    click_cells(page, by_id(page, "play-canvas"), [(1, 0)])
+    row = page.find_elements(By.CSS_SELECTOR, "#play-row-clues > div")[1]
+    until(page, lambda d: row.get_attribute("data-state") == "wrong")
+    zero = row.find_element(By.CSS_SELECTOR, ".zero")
+    assert zero.value_of_css_property("color") == "rgba(185, 28, 28, 1)"  # --error, not the grey of a quiet 0
 
 
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):

@@ -89,7 +89,7 @@ def line_reason(name: str, clue, length: int, ones: int, zeros: int, new1: int, 
                 complemented: bool = False) -> str:  # fmt: skip
     """Why a line forces its new cells, in words (``name``: 'row 3')."""
     runs = " (runs of empty cells)" if complemented else ""
-    head = f"{name}: clue {format_clue(clue)}{runs} in {length} cells"
+    head = f"{name}: clue {format_clue(clue)}{runs} in {length} cell{'' if length == 1 else 's'}"
     marked = (ones | zeros).bit_count()
     if marked:
         head += f" with {marked} marked"

@@ -974,6 +974,7 @@ function playApply(changes, { record = true } = {}) {
     }
   }
   if (record) { play.undo.push(changes); play.redo = []; }
+  if (play.wrong.length && $("#play-status").dataset.kind === "mistakes") playStatus(""); // its red marks go now
   play.wrong = [];
   playCheckSolved();
   playSave();
