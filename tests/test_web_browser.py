@@ -404,6 +404,34 @@ def test_a_filled_cell_in_a_line_whose_clue_is_0_shows_the_clue_red(page, server
     assert zero.value_of_css_property("color") == "rgba(185, 28, 28, 1)"  # --error, not the grey of a quiet 0
 
 
+def test_the_keyboard_goes_to_the_board_after_the_toolbar(server, driver):
+    """Tick Auto-cross, fill a cell (its row is crossed), Ctrl+Z undoes all of it; Restart leaves no cross; fill a
+    cell, Space marks the keyboard's cell and does not press Restart again."""
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    canvas = by_id(driver, "play-canvas")
+    by_id(driver, "play-autocross").click()
+    click_cells(driver, canvas, [(2, 2)])
+    until(driver, lambda d: marks_of(d)[2][2] == "1")
+    assert driver.switch_to.active_element == by_id(driver, "play-board")
+    assert "x" in marks_of(driver)[2]  # auto-crossed
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    until(driver, lambda d: marks_of(d)[2][2] == ".")
+    assert marks_of(driver) == ["....."] * 5  # the whole step undone, nothing crossed again
+    click_cells(driver, canvas, [(2, 2)])
+    until(driver, lambda d: marks_of(d)[2][2] == "1")
+    by_id(driver, "play-restart").click()
+    until(driver, lambda d: marks_of(d) == ["....."] * 5)  # no auto-crossed line left behind
+    click_cells(driver, canvas, [(4, 4)])
+    until(driver, lambda d: marks_of(d)[4][4] == "1")
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    until(driver, lambda d: marks_of(d)[0][0] == "1")  # the keyboard's cell, top left
+    assert marks_of(driver)[4][4] == "1"  # no second restart
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

@@ -938,7 +938,7 @@ function playRender() {
       if (hint.has(k)) return "#dbeafe";
       return hover && (hover[0] === r || hover[1] === c) ? "#fef9c3" : null;
     },
-    outline: document.activeElement === document.body && play.keyboard ? [play.cursor] : [],
+    outline: [document.body, $("#play-board")].includes(document.activeElement) && play.keyboard ? [play.cursor] : [],
   });
   const { ctx, cell } = playBoard;
   ctx.strokeStyle = "#6b7280";
@@ -958,11 +958,12 @@ function playRender() {
   $("#play-board").dataset.marks = JSON.stringify(marks.map((r) => r.join("")));
 }
 
-/** Apply changes [r, c, before, after] as one undoable step (auto-crossing what they finish), then check for the end. */
-function playApply(changes, { record = true } = {}) {
+/** Apply changes [r, c, before, after] as one undoable step (auto-crossing what they finish), then check for the end.
+ *  An undo or redo (``record`` false) and a restart (``auto`` false) cross nothing more: what they restore is all. */
+function playApply(changes, { record = true, auto = record } = {}) {
   if (!changes.length) return;
   for (const [r, c, , after] of changes) play.marks[r][c] = after;
-  if ($("#play-autocross").checked) {
+  if (auto && $("#play-autocross").checked) {
     const touched = new Set(changes.flatMap(([r, c]) => [`row:${r}`, `col:${c}`]));
     for (const key of touched) {
       const [kind, i] = [key.split(":")[0], Number(key.split(":")[1])];
@@ -1044,7 +1045,8 @@ function playStrokeEnd() {
   canvas.addEventListener("pointerdown", (e) => {
     const cell = playBoard.cellAt(e);
     if (!cell || !play.puzzle) return;
-    e.preventDefault();
+    e.preventDefault(); // (which also keeps the browser from moving the focus: the board takes it itself)
+    $("#play-board").focus({ preventScroll: true });
     play.keyboard = false;
     canvas.setPointerCapture(e.pointerId);
     if (e.pointerType === "touch") { // a tap fills; a long press crosses
@@ -1113,6 +1115,11 @@ async function playCheck() {
 }
 
 $("#play-hint").addEventListener("click", playHint);
+// A toolbar control hands the keyboard back to the board once used: Space then marks a cell, it does not press the
+// button again, and Ctrl+Z undoes after ticking Auto-cross.
+for (const control of document.querySelectorAll("#panel-play .toolbar button, #panel-play .toolbar input")) {
+  control.addEventListener(control.tagName === "INPUT" ? "change" : "click", () => $("#play-board").focus({ preventScroll: true }));
+}
 $("#play-check").addEventListener("click", playCheck);
 $("#play-undo").addEventListener("click", () => playUndo(play.undo, play.redo, 0));
 $("#play-redo").addEventListener("click", () => playUndo(play.redo, play.undo, 1));
@@ -1122,7 +1129,7 @@ $("#play-restart").addEventListener("click", () => {
   play.marks.forEach((row, r) => row.forEach((v, c) => { if (v !== ".") changes.push([r, c, v, "."]); }));
   Object.assign(play, { elapsed: 0, since: Date.now(), solved: false });
   playStatus("");
-  playApply(changes);
+  playApply(changes, { auto: false }); // undoable, and no line left crossed
 });
 $("#play-next").addEventListener("click", async () => {
   const e = play.every;
