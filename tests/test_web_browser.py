@@ -432,6 +432,16 @@ def test_the_keyboard_goes_to_the_board_after_the_toolbar(server, driver):
     assert marks_of(driver)[4][4] == "1"  # no second restart
 
 
+@pytest.mark.parametrize("link", ["c=1,1.zz_3", "c=1..1_1.1", "c=1.1e1_1.1"])
+def test_a_link_whose_clues_cannot_be_read_says_so_and_plays_nothing(server, driver, link):
+    driver.get(server + "/")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: "cannot be read" in by_id(d, "message").text)
+    assert by_id(driver, "play-title").get_attribute("data-link") != link
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

@@ -862,7 +862,8 @@ function encodeClues(p) {
 function decodeClues(text) {
   const parts = text.split("_");
   if (parts.length < 2 || parts.length > 3 || (parts[2] && parts[2] !== "y")) return null;
-  const half = (t) => t.split(".").map((c) => c.split(",").map(Number).filter((v) => v > 0));
+  // every run a whole number ("0" alone: an empty line); anything else ("zz", "", "1e2") makes the link unreadable
+  const half = (t) => t.split(".").map((c) => c.split(",").map((v) => (/^\d+$/.test(v) ? Number(v) : NaN)).filter((v) => v !== 0));
   const [rows, columns] = parts.slice(0, 2).map(half);
   if ([...rows, ...columns].flat().some((v) => !Number.isInteger(v))) return null;
   return { rows, columns, variant: parts[2] ? "yesnogram" : "nonogram" };
