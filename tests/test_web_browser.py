@@ -442,6 +442,28 @@ def test_a_link_whose_clues_cannot_be_read_says_so_and_plays_nothing(server, dri
     assert by_id(driver, "play-title").get_attribute("data-link") != link
 
 
+def test_a_solve_says_its_hints_and_checks_and_the_clock_stops_on_another_tab(server, driver):
+    x = localcount.nth(5, 5, 1234)
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    assert by_id(driver, "play-timer").get_attribute("data-running") == "true"
+    by_id(driver, "tab-draw").click()
+    assert by_id(driver, "play-timer").get_attribute("data-running") == "false"  # paused while Draw is shown
+    by_id(driver, "tab-play").click()
+    assert by_id(driver, "play-timer").get_attribute("data-running") == "true"
+    by_id(driver, "play-hint").click()
+    until(driver, lambda d: status_of(d).startswith(("row ", "column ")))
+    by_id(driver, "play-check").click()
+    until(driver, lambda d: status_of(d) == "no mistakes so far")
+    todo = [(r, c) for r in range(5) for c in range(5) if x.rows[r][c] == "1" and marks_of(driver)[r][c] != "1"]
+    click_cells(driver, by_id(driver, "play-canvas"), todo)
+    until(driver, lambda d: status_of(d).startswith("solved in"))
+    assert status_of(driver).endswith(" with 1 hint and 1 check")
+    assert by_id(driver, "play-timer").get_attribute("data-running") == "false"
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

@@ -210,6 +210,7 @@ function showTab(name) {
   if (shownPuzzles[name] && current.owner !== name) showCurrent(name);
   history.replaceState(null, "", `#${name}`);
   if (loaders[name]) loaders[name]();
+  playClock(); // Play's clock pauses while another tab is shown
 }
 for (const tab of document.querySelectorAll("[role=tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
 
@@ -872,6 +873,21 @@ function decodeClues(text) {
 const playKey = () => `localcount-play:${encodeClues(play.puzzle)}`;
 const minutes = (ms) => { const s = Math.floor(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
 const playTime = () => play.elapsed + (play.since === null ? 0 : Date.now() - play.since);
+/** " with 2 hints and 1 check" for a solve that used them ('' for none). */
+const playAids = () => {
+  const words = [[play.hints, "hint"], [play.checks, "check"]].filter(([k]) => k).map(([k, w]) => `${k} ${w}${k === 1 ? "" : "s"}`);
+  return words.length ? ` with ${words.join(" and ")}` : "";
+};
+const solvedText = () => `solved in ${minutes(play.elapsed)}${playAids()}`;
+
+/** The clock runs only while a puzzle is open, unsolved and on screen (Play shown, the browser tab visible). */
+function playClock() {
+  const run = !!play.puzzle && !play.solved && !$("#panel-play").hidden && document.visibilityState !== "hidden";
+  if (run && play.since === null) play.since = Date.now();
+  if (!run && play.since !== null) Object.assign(play, { elapsed: playTime(), since: null });
+  $("#play-timer").dataset.running = String(run);
+}
+document.addEventListener("visibilitychange", playClock);
 const lineOf = (kind, i) => (kind === "row" ? play.marks[i] : play.marks.map((row) => row[i]));
 /** A line's filled runs: runs of "1" (a yesnogram row: runs of cells not filled). */
 const lineRuns = (kind, i) => runs(lineOf(kind, i).map((v) => (kind === "row" && play.puzzle.variant === "yesnogram" ? v !== "1" : v === "1")));
@@ -880,13 +896,15 @@ const sameClue = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]
 /** Open a puzzle ({n, m, rows, columns, variant, title}) in Play: its saved marks and time if any; link: the address. */
 function playOpen(puzzle, link, everyInfo = null) {
   if (puzzle.palette) return say("play: colour puzzles cannot be played here yet (solve them)", "error", "play");
-  Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null });
+  Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null,
+    hints: 0, checks: 0 });
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(playKey()) || "null"); } catch { saved = null; }
   const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1x.]*$/.test(r) && r.length === puzzle.m);
   play.marks = fits ? saved.marks.map((r) => r.split("")) : Array.from({ length: puzzle.n }, () => Array(puzzle.m).fill("."));
   play.elapsed = fits ? Number(saved.elapsed) || 0 : 0;
   play.solved = fits && !!saved.solved;
+  if (fits) Object.assign(play, { hints: Number(saved.hints) || 0, checks: Number(saved.checks) || 0 });
   play.since = play.solved ? null : Date.now();
   playBoard.size(puzzle.n, puzzle.m);
   playBoard.setClues(puzzle.rows, puzzle.columns);
@@ -895,7 +913,7 @@ function playOpen(puzzle, link, everyInfo = null) {
   $("#play-title").dataset.link = link;
   $("#play-none").hidden = true;
   $("#play-next").hidden = !everyInfo;
-  playStatus(play.solved ? `solved in ${minutes(play.elapsed)}` : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
+  playStatus(play.solved ? solvedText() : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
   showTab("play");
   playRender();
 }
@@ -907,7 +925,8 @@ function playStatus(text, kind = "") {
 
 function playSave() {
   const marks = play.marks.map((r) => r.join(""));
-  try { localStorage.setItem(playKey(), JSON.stringify({ marks, elapsed: playTime(), solved: play.solved })); } catch { /* private mode: not kept */ }
+  const kept = { marks, elapsed: playTime(), solved: play.solved, hints: play.hints, checks: play.checks };
+  try { localStorage.setItem(playKey(), JSON.stringify(kept)); } catch { /* private mode: not kept */ }
   $("#play-board").dataset.marks = JSON.stringify(marks);
 }
 
@@ -989,16 +1008,17 @@ function playCheckSolved() {
   if (solved && !play.solved) {
     play.elapsed = playTime();
     Object.assign(play, { solved: true, since: null, hinted: [] });
-    playStatus(`solved in ${minutes(play.elapsed)}`, "solved");
+    playStatus(solvedText(), "solved");
     if (play.every) {
       const done = new Set(JSON.parse(localStorage.getItem(SOLVED_KEY(play.every.size)) || "[]"));
       done.add(play.every.k);
       localStorage.setItem(SOLVED_KEY(play.every.size), JSON.stringify([...done]));
     }
   } else if (!solved && play.solved) {
-    Object.assign(play, { solved: false, since: Date.now() });
+    Object.assign(play, { solved: false, since: null });
     playStatus("");
   }
+  playClock(); // stopped by a solve, started again by an unsolve
 }
 
 function playUndo(from, to, index) {
@@ -1092,6 +1112,7 @@ async function playHint() {
   const got = await playAsk($("#play-hint"));
   if (!got) return;
   if (got.solved) return playStatus(play.solved ? $("#play-status").textContent : "solved", "solved");
+  play.hints += 1;
   if (got.mistakes) {
     play.wrong = got.mistakes;
     playRender();
@@ -1108,6 +1129,7 @@ async function playHint() {
 async function playCheck() {
   const got = await playAsk($("#play-check"));
   if (!got) return;
+  if (!got.solved) play.checks += 1;
   play.wrong = got.mistakes || [];
   playRender();
   if (got.mistakes) playStatus(`${got.reason}: shown in red`, "mistakes");
@@ -1128,7 +1150,7 @@ $("#play-restart").addEventListener("click", () => {
   if (!play.puzzle) return;
   const changes = [];
   play.marks.forEach((row, r) => row.forEach((v, c) => { if (v !== ".") changes.push([r, c, v, "."]); }));
-  Object.assign(play, { elapsed: 0, since: Date.now(), solved: false });
+  Object.assign(play, { elapsed: 0, since: Date.now(), solved: false, hints: 0, checks: 0 });
   playStatus("");
   playApply(changes, { auto: false }); // undoable, and no line left crossed
 });
