@@ -197,3 +197,10 @@ def test_api_hint_answers_mistakes_solved_and_bad_marks(client):
     for marks, status in ((["..", "...", "..."], 422), (["..q", "...", "..."], 422), ("...", 400), (None, 400)):
         a = client.post("/api/hint", json={**puzzle, "marks": marks})
         assert a.status_code == status and "\n" not in a.json()["error"], (marks, a.text)
+
+
+def test_a_solution_that_does_not_fit_the_clues_is_refused():
+    p = lc.Puzzle(rows=[[1, 1], [1], [3]], columns=[[1, 1], [2], [1, 1]])
+    with pytest.raises(lc.PuzzleError, match="the solution does not fit the clues: row 1 differs"):
+        p.hint(["...", "...", "..."], solution=["111", "010", "111"])
+    assert p.hint(["...", "...", "..."], solution=["101", "010", "111"]).kind in ("line", "probe")

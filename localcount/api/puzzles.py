@@ -518,6 +518,21 @@ def explain(p: Model) -> Explanation:
 # --- the puzzle ---
 
 
+def _check_solution(p, goal: int) -> None:
+    """PuzzleError unless ``goal`` (a grid's bit mask) has the clues and keeps the given cells of the model ``p``:
+    marks checked against another grid would be called wrong for fitting the clues."""
+    from ..clues import grid_clues
+    from ..puzzle.solving.search import is_solution
+
+    if is_solution(p, goal):
+        return
+    rows, cols = grid_clues(goal, p.n, p.m, p.variant)
+    wrong = [f"row {r + 1}" for r in range(p.n) if rows[r] != p.rows[r]]
+    wrong += [f"column {c + 1}" for c in range(p.m) if cols[c] != p.cols[c]]
+    raise PuzzleError(f"the solution does not fit the clues: {wrong[0]} differs" if wrong
+                      else "the solution does not keep the puzzle's given cells")  # fmt: skip
+
+
 class Puzzle:
     """A nonogram: row clues (top to bottom), column clues (left to right), perhaps its intended solution.
 
@@ -672,6 +687,7 @@ class Puzzle:
             goal, n, m = parse_grid(solution)
             if (n, m) != (p.n, p.m):
                 raise PuzzleError(f"the solution is {n}x{m}, the puzzle {p.n}x{p.m}")
+            _check_solution(p, goal)
         else:
             local = logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, variant=p.variant)
             goal = local.filled if local.status == logic.SOLVED else None

@@ -12,7 +12,8 @@ numbering, the GETs) in a bounded thread pool.  The worker processes start
 with the server, run local logic compiled, and send their answers back as
 JSON bytes.  A bad request gets a 4xx with
 ``{"error": "one line"}``, never a traceback; a body over ``MAX_BODY``
-bytes is refused unread (413); grids are at most ``MAX_SIDE`` cells a side;
+bytes is refused unread (413), JSON nested over ``MAX_NESTING`` levels
+before it is parsed (400); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
 ``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``).  No server-side path ever
 comes from the client: examples and pictures are named, and must be
@@ -27,9 +28,11 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import itertools
 import json
 import os
 import pathlib
+import re
 import socket
 import sys
 import threading
@@ -53,6 +56,9 @@ from ..util import cores
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 #: Request bodies larger than this are refused (413) before they are read whole.
 MAX_BODY = 2 * 1024 * 1024
+#: JSON nested deeper than this is refused (400) before it is parsed (json's parser recurses: a thousand levels were a
+#: RecursionError, a 500).  A request's deepest is 4: a colour puzzle's clue runs, in lists, in the request's object.
+MAX_NESTING = 64
 #: The largest grid the page draws, analyses or makes: this many cells a side.
 MAX_SIDE = 100
 #: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
@@ -85,7 +91,7 @@ class BadRequest(Exception):
 
 
 async def body(request: Request) -> dict:
-    """The request's JSON object; BadRequest if it is too large, not JSON or not an object."""
+    """The request's JSON object; BadRequest if it is too large, not JSON, nested too deep or not an object."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise BadRequest(f"the request body is over {MAX_BODY // (1024 * 1024)} MB", 413)
@@ -95,14 +101,33 @@ async def body(request: Request) -> dict:
         if len(raw) > MAX_BODY:
             raise BadRequest(f"the request body is over {MAX_BODY // (1024 * 1024)} MB", 413)
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        text = raw.decode("utf-8")
+        if nesting(text) > MAX_NESTING:
+            raise BadRequest(f"the request body is nested more than {MAX_NESTING} levels deep")
+        data = json.loads(text, parse_constant=_not_json)
+    except (UnicodeDecodeError, ValueError) as err:  # JSONDecodeError, NaN, an integer of over 4300 digits
         raise BadRequest(
             f"the request body is not JSON ({err.__class__.__name__}: {str(err).splitlines()[0]})"
         ) from None
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data
+
+
+#: A JSON string (escapes included), and what is not a bracket: what ``nesting`` leaves out.
+STRING, NOT_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL), re.compile(r"[^\[\]{}]+")
+BRACKETS = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nesting(text: str) -> int:
+    """How deep a JSON text nests: its brackets outside strings, counted without recursion (and before ``json``
+    recurses); a malformed text may count deeper than it is, never less deep than ``json`` would go."""
+    brackets = NOT_BRACKET.sub("", STRING.sub("", text))
+    return max(itertools.accumulate(map(BRACKETS.__getitem__, brackets)), default=0)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a JSON number")
 
 
 def field(data: dict, name: str, kinds, default=None, required: bool = False):
@@ -241,9 +266,12 @@ def do_solve(data: dict) -> dict:
 
 def do_hint(data: dict) -> dict:
     """The next hint for a player's marks (``Puzzle.hint``): the line, its cells and the reason; or the wrong
-    marks; or solved.  ``solution`` (row strings of 0/1), when the page knows it, is what marks are checked against."""
+    marks; or solved.  ``solution`` (row strings of 0/1), when the page knows it, is what marks are checked against:
+    one that does not fit the clues is refused (``Puzzle.hint``: a 422)."""
     p, _ = _puzzle_of(data)
     marks = field(data, "marks", list, required=True)
+    if not all(isinstance(row, str) for row in marks):
+        raise BadRequest("'marks' must be a list of strings (one a row: '1' filled, 'x' crossed, '.' unknown)")
     solution = grid_rows(data, "solution") if data.get("solution") is not None else None
     h = p.hint(marks, solution=solution)
     if h.kind == "solved":
