@@ -464,6 +464,16 @@ def test_a_solve_says_its_hints_and_checks_and_the_clock_stops_on_another_tab(se
     assert by_id(driver, "play-timer").get_attribute("data-running") == "false"
 
 
+def test_a_link_keeps_its_title_and_warns_of_two_solutions(server, driver):
+    link = "c=1.1_1.1&t=Two%20ways"  # 2x2, one cell in each line: either diagonal
+    driver.get(server + "/")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    assert by_id(driver, "play-title").text.startswith("Two ways")
+    until(driver, lambda d: "more than one solution" in by_id(d, "message").text)
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

@@ -854,6 +854,9 @@ const playBoard = new Board($("#play-board"), "play", 520);
 const SOLVED_KEY = (size) => `localcount-solved:${size}`;
 
 /** A puzzle's clues as a link: lines joined by ".", numbers by "," ("0": an empty line), rows "_" columns (+ "_y"). */
+/** A puzzle's link: "c=CLUES", and "&t=TITLE" when it has a title (the title is not part of its saved progress). */
+const clueLink = (p) => `c=${encodeClues(p)}${p.title ? `&t=${encodeURIComponent(p.title)}` : ""}`;
+
 function encodeClues(p) {
   const half = (clues) => clues.map((c) => (c.length ? c.join(",") : "0")).join(".");
   return `${half(p.rows)}_${half(p.columns)}${p.variant === "yesnogram" ? "_y" : ""}`;
@@ -1204,13 +1207,26 @@ async function playOpenLink(link) {
     return true;
   }
   if (link.startsWith("c=")) {
-    const clues = decodeClues(decodeURIComponent(link.slice(2)));
+    const [text, title = ""] = link.slice(2).split("&t=");
+    const clues = decodeClues(decodeURIComponent(text));
     if (!clues) { say("play: the link's clues cannot be read", "error", "play"); return true; }
     const got = await api("parse", clues);
-    if (got) playOpen(got.puzzle, link);
+    if (!got) return true;
+    if (title) got.puzzle.title = decodeURIComponent(title);
+    playOpen(got.puzzle, link);
+    playWarnIfNotUnique(clues, link);
     return true;
   }
   return false;
+}
+
+/** A link's clues need not have one solution: say so (hints and Check then judge by the clues, not one picture). */
+async function playWarnIfNotUnique(clues, link) {
+  const got = await api("solve", { ...clues, timeout: 2 });
+  if (!got || play.link !== link || got.verdict === "unique") return;
+  const text = { multiple: "play: this puzzle has more than one solution: any grid with its clues solves it",
+    none: "play: no grid has these clues: the puzzle cannot be solved" }[got.verdict];
+  if (text) say(text, "info", "play");
 }
 
 /** Play the current puzzle of Files or Every puzzle (its link: the Every puzzle's number, or its clues). */
@@ -1221,13 +1237,13 @@ $("#files-play").addEventListener("click", () => {
     const steps = s.within_steps ? (s.within_steps[0] === s.within_steps[1] ? String(s.within_steps[0]) : s.within_steps.join("-")) : "";
     return playOpen(p, everyLink(size, steps, s.k), { size, steps, k: s.k, of: s.of });
   }
-  playOpen(p, `c=${encodeClues(p)}`);
+  playOpen(p, clueLink(p));
 });
 $("#type-play").addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
   const got = await api("parse", clues, [$("#type-play")]);
-  if (got) playOpen(got.puzzle, `c=${encodeClues(got.puzzle)}`);
+  if (got) playOpen(got.puzzle, clueLink(got.puzzle));
 });
 window.addEventListener("hashchange", () => {
   const link = location.hash.slice(1);
