@@ -474,6 +474,15 @@ def test_a_link_keeps_its_title_and_warns_of_two_solutions(server, driver):
     until(driver, lambda d: "more than one solution" in by_id(d, "message").text)
 
 
+def test_every_puzzle_shows_the_puzzle_a_link_opened_in_play(server, driver):
+    driver.get(server + "/")
+    driver.get(server + "/#5x5/1234")
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    by_id(driver, "tab-every").click()
+    until(driver, lambda d: by_id(d, "every-k").get_attribute("value") == "1,234" and "#1,234" in by_id(d, "every-title").text)
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

@@ -825,6 +825,14 @@ function everyOpen(size, k) {
 loaders.every = async () => {
   const before = $("#every-size").value;
   if (!(await everyIndexes())) return;
+  const wanted = every.wanted; // the puzzle a link opened in Play: shown here too
+  every.wanted = null;
+  if (wanted && everyEntry(wanted.size)) {
+    $("#every-size").value = wanted.size;
+    everySteps();
+    $("#every-steps").value = wanted.steps;
+    return everyGo(wanted.k);
+  }
   if ($("#every-size").value !== before || !every.key) everyGo(1);
 };
 
@@ -1197,13 +1205,15 @@ const everyLink = (size, steps, k) => `${size}${steps ? `/steps=${steps}` : ""}/
 
 /** Open what a link names: "5x5/1234", "5x5-yes/steps=7/12" (Every puzzle) or "c=CLUES"; false if it names none. */
 async function playOpenLink(link) {
-  const every = /^(\d+)x(\d+)(-yes)?(?:\/steps=([\d-]+))?\/(\d+)$/.exec(link);
-  if (every) {
-    const [, n, m, yes, steps, k] = every;
+  const numbered = /^(\d+)x(\d+)(-yes)?(?:\/steps=([\d-]+))?\/(\d+)$/.exec(link);
+  if (numbered) {
+    const [, n, m, yes, steps, k] = numbered;
     const body = { rows: Number(n), columns: Number(m), k: Number(k), variant: yes ? "yesnogram" : "nonogram" };
     if (steps) body.steps = steps;
     const got = await api("nth", body);
-    if (got) playOpen(got.puzzle, link, { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k, of: got.of });
+    if (!got) return true;
+    playOpen(got.puzzle, link, { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k, of: got.of });
+    every.wanted = { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k };
     return true;
   }
   if (link.startsWith("c=")) {
