@@ -480,7 +480,10 @@ def test_every_puzzle_shows_the_puzzle_a_link_opened_in_play(server, driver):
     driver.refresh()
     until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
     by_id(driver, "tab-every").click()
-    until(driver, lambda d: by_id(d, "every-k").get_attribute("value") == "1,234" and "#1,234" in by_id(d, "every-title").text)
+    until(
+        driver,
+        lambda d: by_id(d, "every-k").get_attribute("value") == "1,234" and "#1,234" in by_id(d, "every-title").text,
+    )
 
 
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
