@@ -156,6 +156,10 @@ def test_painting_shows_the_clues_and_the_verdict(page, server, tmp_path):
     assert verdict.get_attribute("data-verdict") == answer["verdict"] == "unique"
     assert verdict.get_attribute("data-simple") == "true" and answer["simple"]
     assert verdict.text == f"solved by local logic in {answer['steps']} steps · level: {answer['level']} · unique"
+    by_id(page, "draw-play").click()  # the drawing's clues, in Play
+    until(page, lambda d: by_id(d, "panel-play").is_displayed() and clues_on_page(d, "play") == expected)
+    assert marks_of(page) == ["....."] * 5
+    by_id(page, "tab-draw").click()
     # the verdict is not styled as Play's finished clues (data-state=done there too): neither grey nor struck
     assert "line-through" not in verdict.value_of_css_property("text-decoration-line")
     assert verdict.value_of_css_property("color") != "rgba(156, 163, 175, 1)"

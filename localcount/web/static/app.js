@@ -1249,6 +1249,12 @@ $("#files-play").addEventListener("click", () => {
   }
   playOpen(p, clueLink(p));
 });
+$("#draw-play").addEventListener("click", async () => {
+  const rows = Array.from({ length: draw.n }, (_, r) => runs(drawRow(r)));
+  const columns = Array.from({ length: draw.m }, (_, c) => runs(drawCol(c)));
+  const got = await api("parse", { rows, columns }, [$("#draw-play")]);
+  if (got) playOpen(got.puzzle, clueLink(got.puzzle));
+});
 $("#type-play").addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
