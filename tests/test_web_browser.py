@@ -490,6 +490,27 @@ def test_every_puzzle_shows_the_puzzle_a_link_opened_in_play(server, driver):
     )
 
 
+def test_a_stroke_shows_its_length_while_it_drags_and_the_mode_marks_crosses(server, driver):
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    canvas, counter = by_id(driver, "play-canvas"), by_id(driver, "play-drag")
+    cell, width, height = int(canvas.get_attribute("data-cell")), canvas.size["width"], canvas.size["height"]
+    at = lambda r, c: (int((c + 0.5) * cell - width / 2), int((r + 0.5) * cell - height / 2))
+    actions = ActionChains(driver, duration=0).move_to_element_with_offset(canvas, *at(0, 0)).click_and_hold()
+    actions.move_to_element_with_offset(canvas, *at(0, 3)).perform()
+    until(driver, lambda d: counter.is_displayed() and counter.text == "4")  # four cells under the stroke
+    ActionChains(driver, duration=0).release().perform()
+    until(driver, lambda d: not counter.is_displayed())
+    by_id(driver, "play-mode").click()
+    assert by_id(driver, "play-mode").text == "Mode: cross"
+    click_cells(driver, canvas, [(4, 4)])
+    until(driver, lambda d: marks_of(d)[4][4] == "x")  # a click crosses now; the right button fills
+    click_cells(driver, canvas, [(3, 3)], "right")
+    until(driver, lambda d: marks_of(d)[3][3] == "1")
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

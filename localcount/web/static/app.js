@@ -1063,6 +1063,23 @@ function playStrokeAt(cell) {
   }
 }
 
+/** [what a click or a tap marks, what the right button, Shift or a long press marks]: the Mode button's choice. */
+const playModeKinds = () => ($("#play-mode").getAttribute("aria-pressed") === "true" ? ["x", "1"] : ["1", "x"]);
+$("#play-mode").addEventListener("click", (e) => {
+  const cross = e.currentTarget.getAttribute("aria-pressed") !== "true";
+  e.currentTarget.setAttribute("aria-pressed", String(cross));
+  e.currentTarget.textContent = cross ? "Mode: cross" : "Mode: fill";
+});
+
+/** The stroke's length beside the pointer while it drags over two cells or more (hidden otherwise, or at its end). */
+function playDragCount(e) {
+  const counter = $("#play-drag"), cells = e && play.stroke ? play.stroke.seen.size : 0;
+  counter.hidden = cells < 2;
+  if (counter.hidden) return;
+  counter.textContent = String(cells);
+  Object.assign(counter.style, { left: `${e.clientX + 14}px`, top: `${e.clientY - 22}px` });
+}
+
 function playStrokeEnd() {
   const s = play.stroke;
   play.stroke = null;
@@ -1081,12 +1098,13 @@ function playStrokeEnd() {
     $("#play-board").focus({ preventScroll: true });
     play.keyboard = false;
     canvas.setPointerCapture(e.pointerId);
-    if (e.pointerType === "touch") { // a tap fills; a long press crosses
-      play.press = setTimeout(() => { play.press = 0; play.stroke = playStroke(cell, "x"); playStrokeAt(cell); }, 450);
+    const [tap, other] = playModeKinds();
+    if (e.pointerType === "touch") { // a tap marks as the mode says; a long press the other
+      play.press = setTimeout(() => { play.press = 0; play.stroke = playStroke(cell, other); playStrokeAt(cell); }, 450);
       play.pressCell = cell;
       return;
     }
-    play.stroke = playStroke(cell, e.button === 2 || e.shiftKey ? "x" : "1");
+    play.stroke = playStroke(cell, e.button === 2 || e.shiftKey ? other : tap);
     playStrokeAt(cell);
   });
   canvas.addEventListener("pointermove", (e) => {
@@ -1094,18 +1112,20 @@ function playStrokeEnd() {
     if (play.press && cell && String(cell) !== String(play.pressCell)) { // a touch that moves: a fill stroke
       clearTimeout(play.press);
       play.press = 0;
-      play.stroke = playStroke(play.pressCell, "1");
+      play.stroke = playStroke(play.pressCell, playModeKinds()[0]);
       playStrokeAt(play.pressCell);
     }
     if (play.stroke) {
       const last = [...play.stroke.seen].pop().split(",").map(Number);
       for (const x of between(last, cell || last)) playStrokeAt(x);
     }
+    playDragCount(e);
     if (String(cell) !== String(play.hover)) { play.hover = cell; playRender(); }
   });
   const end = () => {
-    if (play.press) { clearTimeout(play.press); play.press = 0; play.stroke = playStroke(play.pressCell, "1"); playStrokeAt(play.pressCell); }
+    if (play.press) { clearTimeout(play.press); play.press = 0; play.stroke = playStroke(play.pressCell, playModeKinds()[0]); playStrokeAt(play.pressCell); }
     playStrokeEnd();
+    playDragCount(null);
   };
   for (const name of ["pointerup", "pointercancel"]) canvas.addEventListener(name, end);
   canvas.addEventListener("pointerleave", () => { if (!play.stroke) { play.hover = null; playRender(); } });
