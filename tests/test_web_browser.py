@@ -511,6 +511,77 @@ def test_a_stroke_shows_its_length_while_it_drags_and_the_mode_marks_crosses(ser
     until(driver, lambda d: marks_of(d)[3][3] == "1")
 
 
+def test_a_clue_number_is_struck_once_its_marks_fix_its_run(server, driver):
+    """Row clue '1 1' in 5 cells: a filled first cell is open on the right; crossed next to it, run 1 is finished and
+    struck alone.  Then a run in the middle, '..x1x' style, which either number could be: not struck."""
+    link = "c=1,1_1.0.1.0.0"
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    canvas = by_id(driver, "play-canvas")
+    numbers = lambda d: [
+        s.get_attribute("data-done") for s in d.find_elements(By.CSS_SELECTOR, "#play-row-clues > div:first-child span")
+    ]
+    click_cells(driver, canvas, [(0, 0)])
+    until(driver, lambda d: marks_of(d)[0][0] == "1")
+    assert numbers(driver) == ["false", "false"]  # open on its right: not finished
+    click_cells(driver, canvas, [(0, 1)], "right")
+    until(driver, lambda d: numbers(d) == ["true", "false"])
+    span = driver.find_element(By.CSS_SELECTOR, "#play-row-clues > div:first-child span")
+    assert "line-through" in span.value_of_css_property("text-decoration-line")
+    click_cells(driver, canvas, [(0, 0)])  # cleared: the first 1 is open again
+    until(driver, lambda d: marks_of(d)[0][0] == "." and numbers(d) == ["false", "false"])
+    click_cells(driver, canvas, [(0, 3)], "right")
+    click_cells(driver, canvas, [(0, 2)])  # '.x1x.': run 1 or run 2, the marks do not say
+    until(driver, lambda d: marks_of(d)[0] == ".x1x.")
+    assert numbers(driver) == ["false", "false"]
+
+
+def finished_runs_naive(line, clue) -> list:
+    """The clue numbers a line's marks (1, 0, None) finish, by listing every placement of the clue that fits them."""
+    import itertools
+
+    n, k = len(line), len(clue)
+    placements = []
+    for starts in itertools.combinations(range(n), k):
+        if any(starts[i] + clue[i] >= starts[i + 1] for i in range(k - 1)) or (k and starts[-1] + clue[-1] > n):
+            continue
+        cells = [0] * n
+        for st, length in zip(starts, clue):
+            cells[st : st + length] = [1] * length
+        if all(v is None or v == c for v, c in zip(line, cells)):
+            placements.append(starts)
+    if not placements:
+        return []
+    out = []
+    for i, length in enumerate(clue):
+        st = placements[0][i]
+        bounded = (st == 0 or line[st - 1] == 0) and (st + length == n or line[st + length] == 0)
+        if all(p[i] == st for p in placements) and bounded and all(v == 1 for v in line[st : st + length]):
+            out.append(i)
+    return out
+
+
+def test_the_pages_finished_runs_equal_a_naive_listing_of_placements(page):
+    import random
+
+    rng = random.Random(69)
+    cases = []
+    for _ in range(400):
+        n = rng.randint(1, 9)
+        grid = [rng.random() < 0.5 for _ in range(n)]
+        clue = runs("".join("1" if v else "0" for v in grid))
+        line = [(1 if v else 0) if rng.random() < 0.6 else None for v in grid]
+        if rng.random() < 0.2:  # marks that no placement fits
+            j = rng.randrange(n)
+            line[j] = 1 - line[j] if line[j] is not None else 1
+        cases.append((line, clue))
+    got = page.execute_script("return arguments[0].map(([line, clue]) => finishedRuns(line, clue));", cases)
+    assert got == [finished_runs_naive(line, clue) for line, clue in cases]
+
+
 def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
     """For makers: the lines where local logic stops, beside the shaded cells."""
     type_into(page, "draw-rows", "3")

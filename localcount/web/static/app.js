@@ -941,6 +941,45 @@ function playSave() {
   $("#play-board").dataset.marks = JSON.stringify(marks);
 }
 
+/** Where each run of ``clue`` starts in the leftmost placement that fits a line's marks (1 in a run, 0 a gap, null
+ *  unknown), or null if none fits.  fits[i][j]: runs i.. can be placed in cells j.. (a DP from the right). */
+function leftmostStarts(line, clue) {
+  const L = line.length, k = clue.length;
+  const fits = Array.from({ length: k + 1 }, () => new Array(L + 2).fill(false));
+  const gapFrom = new Array(L + 1).fill(true); // no cell marked 1 from j on
+  for (let j = L - 1; j >= 0; j--) gapFrom[j] = gapFrom[j + 1] && line[j] !== 1;
+  const runAt = (i, j) => j + clue[i] <= L && line.slice(j, j + clue[i]).every((v) => v !== 0)
+    && (j + clue[i] === L ? fits[i + 1][L] : line[j + clue[i]] !== 1 && fits[i + 1][j + clue[i] + 1]);
+  for (let j = L + 1; j >= 0; j--) fits[k][j] = j >= L || gapFrom[j];
+  for (let i = k - 1; i >= 0; i--) {
+    for (let j = L; j >= 0; j--) fits[i][j] = j < L && ((line[j] !== 1 && fits[i][j + 1]) || runAt(i, j));
+  }
+  if (!fits[0][0]) return null;
+  const starts = [];
+  let j = 0;
+  for (let i = 0; i < k; i++) {
+    while (!runAt(i, j)) j++; // the cells skipped are gaps: fits[i][j] said so
+    starts.push(j);
+    j += clue[i] + 1;
+  }
+  return starts;
+}
+
+/** The clue numbers (indices) the marks fix: the run's place is the same in every placement that fits them, its
+ *  cells are all marked in the run and it is bounded by gaps or the line's ends. */
+function finishedRuns(line, clue) {
+  const left = leftmostStarts(line, clue);
+  const right = leftmostStarts([...line].reverse(), [...clue].reverse());
+  if (!left || !right) return [];
+  const L = line.length;
+  return clue.flatMap((len, i) => {
+    const start = left[i], end = L - right[clue.length - 1 - i]; // the rightmost placement's run, turned back
+    if (end - len !== start) return [];
+    const bounded = (start === 0 || line[start - 1] === 0) && (start + len === L || line[start + len] === 0);
+    return bounded && line.slice(start, start + len).every((v) => v === 1) ? [i] : [];
+  });
+}
+
 /** Strike finished clues, redden lines that cannot be right (every cell marked and the runs differ, or too many filled). */
 function playClues() {
   const { puzzle } = play;
@@ -952,6 +991,11 @@ function playClues() {
       const done = sameClue(got, clue) && (yes ? !line.includes(".") : true);
       const wrong = (!line.includes(".") && !sameClue(got, clue)) || (!yes && filled > total);
       box.children[i].dataset.state = wrong ? "wrong" : done ? "done" : "";
+      // each number its marks finish, struck on its own (a line's marks as 1 in a run, 0 a gap, null unknown)
+      const inRun = yes ? "x" : "1", gap = yes ? "1" : "x";
+      const values = line.map((v) => (v === inRun ? 1 : v === gap ? 0 : null));
+      const finished = new Set(wrong || done ? [] : finishedRuns(values, clue));
+      [...box.children[i].children].forEach((span, k) => { span.dataset.done = String(finished.has(k)); });
     });
   }
 }
