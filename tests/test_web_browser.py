@@ -539,6 +539,29 @@ def test_a_clue_number_is_struck_once_its_marks_fix_its_run(server, driver):
     assert numbers(driver) == ["false", "false"]
 
 
+def test_plays_board_fits_the_window_and_zooms_and_keeps_its_zoom(server, driver):
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    canvas = by_id(driver, "play-canvas")
+    assert canvas.size["width"] >= 300  # a 5x5 in a 1280x1000 window: cells follow the window, not 28 px
+    cell = int(canvas.get_attribute("data-cell"))
+    by_id(driver, "play-zoom-in").click()
+    until(driver, lambda d: int(by_id(d, "play-canvas").get_attribute("data-cell")) > cell)
+    zoomed = int(by_id(driver, "play-canvas").get_attribute("data-cell"))
+    driver.execute_script(  # Ctrl+wheel over the board: one step out
+        "document.querySelector('#play-board').dispatchEvent(new WheelEvent('wheel', "
+        "{deltaY: 100, ctrlKey: true, bubbles: true, cancelable: true}))"
+    )
+    until(driver, lambda d: int(by_id(d, "play-canvas").get_attribute("data-cell")) == cell)
+    by_id(driver, "play-zoom-in").click()
+    until(driver, lambda d: int(by_id(d, "play-canvas").get_attribute("data-cell")) == zoomed)
+    driver.refresh()  # the zoom is kept with the puzzle's progress
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    assert int(by_id(driver, "play-canvas").get_attribute("data-cell")) == zoomed
+
+
 def finished_runs_naive(line, clue) -> list:
     """The clue numbers a line's marks (1, 0, None) finish, by listing every placement of the clue that fits them."""
     import itertools

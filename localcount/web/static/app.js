@@ -125,8 +125,10 @@ class Board {
     this.n = this.m = 0;
   }
 
-  size(n, m) {
-    Object.assign(this, { n, m, cell: clamp(Math.floor(this.maxPx / Math.max(n, m)), 8, 28) });
+  /** Cells of at most ``this.maxPx`` px for the longer side (8 to ``this.maxCell`` px a cell), times ``zoom``. */
+  size(n, m, zoom = 1) {
+    const fit = clamp(Math.floor(this.maxPx / Math.max(n, m)), 8, this.maxCell || 28);
+    Object.assign(this, { n, m, cell: clamp(Math.round(fit * zoom), 6, 160) });
     this.ctx = sizeCanvas(this.canvas, n, m, this.cell);
     this.root.style.setProperty("--cell", `${this.cell}px`);
   }
@@ -859,6 +861,23 @@ document.addEventListener("keydown", (e) => {
 const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: null, elapsed: 0, since: null, solved: false,
   stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0 };
 const playBoard = new Board($("#play-board"), "play", 520);
+playBoard.maxCell = 64; // Play's cells follow the window (playFit), up to this, before the player's zoom
+/** Play's board fits the window: the longer side in what is left beside the clues and under the toolbar. */
+function playFit() {
+  playBoard.maxPx = Math.max(200, Math.min(window.innerWidth - 300, window.innerHeight - 300));
+  playBoard.size(play.puzzle.n, play.puzzle.m, play.zoom);
+}
+const ZOOMS = [0.5, 0.625, 0.8, 1, 1.25, 1.6, 2, 2.5, 3];
+/** Zoom Play's board one step in (+1) or out (-1); kept with the puzzle's progress. */
+function playZoom(step) {
+  if (!play.puzzle) return;
+  const at = ZOOMS.findIndex((z) => z >= play.zoom);
+  play.zoom = ZOOMS[clamp((at < 0 ? ZOOMS.length - 1 : at) + step, 0, ZOOMS.length - 1)];
+  playFit();
+  playSave();
+  playRender();
+}
+window.addEventListener("resize", () => { if (play.puzzle) { playFit(); playRender(); } });
 const SOLVED_KEY = (size) => `localcount-solved:${size}`;
 
 /** A puzzle's clues as a link: lines joined by ".", numbers by "," ("0": an empty line), rows "_" columns (+ "_y"). */
@@ -917,7 +936,8 @@ function playOpen(puzzle, link, everyInfo = null) {
   play.solved = fits && !!saved.solved;
   if (fits) Object.assign(play, { hints: Number(saved.hints) || 0, checks: Number(saved.checks) || 0 });
   play.since = play.solved ? null : Date.now();
-  playBoard.size(puzzle.n, puzzle.m);
+  play.zoom = fits && ZOOMS.includes(Number(saved.zoom)) ? Number(saved.zoom) : 1;
+  playFit();
   playBoard.setClues(puzzle.rows, puzzle.columns);
   $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${everyInfo.steps} steps)` : ""} of ${thousands(everyInfo.of)}`
     : `${puzzle.title || "puzzle"} (${puzzle.n}×${puzzle.m}${puzzle.variant === "nonogram" ? "" : ", yesnogram"})`;
@@ -936,7 +956,7 @@ function playStatus(text, kind = "") {
 
 function playSave() {
   const marks = play.marks.map((r) => r.join(""));
-  const kept = { marks, elapsed: playTime(), solved: play.solved, hints: play.hints, checks: play.checks };
+  const kept = { marks, elapsed: playTime(), solved: play.solved, hints: play.hints, checks: play.checks, zoom: play.zoom };
   try { localStorage.setItem(playKey(), JSON.stringify(kept)); } catch { /* private mode: not kept */ }
   $("#play-board").dataset.marks = JSON.stringify(marks);
 }
@@ -1213,6 +1233,13 @@ async function playCheck() {
 }
 
 $("#play-hint").addEventListener("click", playHint);
+$("#play-zoom-in").addEventListener("click", () => playZoom(1));
+$("#play-zoom-out").addEventListener("click", () => playZoom(-1));
+$("#play-board").addEventListener("wheel", (e) => { // Ctrl+wheel over the board zooms it, not the page
+  if (!e.ctrlKey) return;
+  e.preventDefault();
+  playZoom(e.deltaY < 0 ? 1 : -1);
+}, { passive: false });
 // A toolbar control hands the keyboard back to the board once used: Space then marks a cell, it does not press the
 // button again, and Ctrl+Z undoes after ticking Auto-cross.
 for (const control of document.querySelectorAll("#panel-play .toolbar button, #panel-play .toolbar input")) {
