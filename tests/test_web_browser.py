@@ -562,6 +562,28 @@ def test_plays_board_fits_the_window_and_zooms_and_keeps_its_zoom(server, driver
     assert int(by_id(driver, "play-canvas").get_attribute("data-cell")) == zoomed
 
 
+def test_line_numbers_every_5_can_be_turned_off(server, driver):
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#5x5/1234")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    label = lambda d, kind, where: d.execute_script(
+        f"return getComputedStyle(document.querySelector('#play-{kind}-clues > div:nth-child(5)'), '{where}').content"
+    )
+    assert label(driver, "row", "::before") == '"5"' and label(driver, "col", "::after") == '"5"'
+    assert (
+        driver.execute_script(
+            "return getComputedStyle(document.querySelector('#play-row-clues > div:nth-child(4)'), '::before').content"
+        )
+        == "none"
+    )
+    by_id(driver, "play-numbers").click()
+    until(driver, lambda d: label(d, "row", "::before") == "none")
+    driver.refresh()  # the choice is kept
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    assert not by_id(driver, "play-numbers").is_selected() and label(driver, "col", "::after") == "none"
+
+
 def finished_runs_naive(line, clue) -> list:
     """The clue numbers a line's marks (1, 0, None) finish, by listing every placement of the clue that fits them."""
     import itertools

@@ -91,6 +91,7 @@ const readSize = (input) => {
 function clueNode(kind, index, clue, palette) {
   const node = el("div", { "data-clue": clue.length ? clue.map((r) => (Array.isArray(r) ? r[0] : r)).join(" ") : "0" });
   node.dataset[kind] = index;
+  node.dataset.number = index + 1; // shown every 5 lines where the board asks for numbers (Play's Numbers)
   if (!clue.length) node.append(el("span", { class: "zero", text: "0" }));
   for (const run of clue) {
     if (!Array.isArray(run)) { node.append(el("span", { text: String(run) })); continue; }
@@ -1233,6 +1234,15 @@ async function playCheck() {
 }
 
 $("#play-hint").addEventListener("click", playHint);
+/** Play's line numbers every 5 (the Numbers box), kept in this browser for every puzzle. */
+const NUMBERS_KEY = "localcount-play-numbers";
+function playNumbers(on) {
+  $("#play-numbers").checked = on;
+  $("#play-board").classList.toggle("numbers", on);
+  try { localStorage.setItem(NUMBERS_KEY, on ? "1" : "0"); } catch { /* private mode: not kept */ }
+}
+$("#play-numbers").addEventListener("change", (e) => playNumbers(e.target.checked));
+playNumbers((() => { try { return localStorage.getItem(NUMBERS_KEY) !== "0"; } catch { return true; } })());
 $("#play-zoom-in").addEventListener("click", () => playZoom(1));
 $("#play-zoom-out").addEventListener("click", () => playZoom(-1));
 $("#play-board").addEventListener("wheel", (e) => { // Ctrl+wheel over the board zooms it, not the page
