@@ -9,13 +9,14 @@ wait, and a search asked for while they are all busy is refused at once
 (503); the live requests that run local logic (an analysis without the
 search, a hint) in one worker process a core, queued; the rest (parsing,
 numbering, the GETs) in a bounded thread pool.  The worker processes start
-with the server, run local logic compiled, and send their answers back as
-JSON bytes.  A bad request gets a 4xx with
+with the server and stop with it, even killed (``_die_with_server``), run
+local logic compiled, and send their answers back as JSON bytes.  A bad request gets a 4xx with
 ``{"error": "one line"}``, never a traceback; a body over ``MAX_BODY``
 bytes is refused unread (413), JSON nested over ``MAX_NESTING`` levels
 before it is parsed (400); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
-``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``).  No server-side path ever
+``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``), and an analysis not back
+``GRACE`` seconds later is answered without it (``analysis``).  No server-side path ever
 comes from the client: examples and pictures are named, and must be
 shipped ones; uploads are content, never file names.  Puzzles by their
 number (``nth``, ``rank``) come only from the indexes already there: a
@@ -28,6 +29,7 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -462,11 +464,72 @@ def searches(name: str, data: dict) -> bool:
     return name in SEARCHING or name == "analyze" and data.get("search", True) is not False
 
 
-def _worker_start(niceness: int) -> None:
-    """A worker process of a pool: local logic runs compiled (``api.puzzles.use_compiled``: an analysis of a new
-    30x30 drawing in about 2.5 ms instead of 15), loaded first, then a search process yields the cores to the
-    live answers (a lower priority).  Should the compiled code fail to load, local logic stays interpreted (the
-    same answers, slower), and the worker says so on stderr."""
+#: A searched analysis is answered at most this many seconds after its ``timeout`` (``analysis``).
+GRACE = 0.2
+
+
+async def analysis(app, data: dict, start: float) -> tuple:
+    """(status, answer's JSON bytes) of an analysis with its search, answered within its ``timeout`` and
+    ``GRACE`` seconds of ``start`` (the request's arrival, a ``perf_counter``): the search worker's answer if it
+    has come by then, else local logic's from a live worker (``given_up``, a few milliseconds).  The search
+    itself looks at its deadline often, but not everywhere: a SAT solver being set up, or left, went on up to
+    0.8 s past it; and a search may wait for its worker (one still starting with the server, on a busy machine,
+    took seconds).  A search given up goes on in its worker, which keeps its place, to its own deadline."""
+    try:
+        within = timeout_of(data) + GRACE - (time.perf_counter() - start)
+    except BadRequest:
+        within = None  # the worker answers what is wrong, as to any other request
+    try:
+        return await app.state.searches.run("analyze", data, within)
+    except asyncio.TimeoutError:
+        seconds = time.perf_counter() - start
+        return await app.state.live.run("analyze", data, job=functools.partial(given_up, seconds=seconds))
+
+
+def given_up(name: str, data: dict, seconds: float) -> tuple:
+    """(status, answer's JSON bytes) of an analysis whose search did not answer in time (``analysis``): local
+    logic's analysis, with verdict 'undecided' (as a search out of time says) after ``seconds``."""
+    status, answer = answered(name, dict(data, search=False))
+    if status == 200:
+        answer.update(verdict="undecided", seconds=round(seconds, 4))
+    return status, encoded(answer)
+
+
+#: How often a worker process looks whether its server is still there (``_watch_server``), in seconds.
+SERVER_CHECK = 0.25
+
+
+def _die_with_server(server: int, signalled: bool) -> None:
+    """Make this worker process stop when its server (pid ``server``) does, even killed with SIGKILL (no
+    ``close`` then): a daemon thread ends the process once its parent is no longer ``server`` (the worker was
+    handed to init or a subreaper), and, if ``signalled``, Linux sends it SIGTERM at once (PR_SET_PDEATHSIG).
+    That signal comes when the server's *thread* that started the worker ends, so it is asked for only when
+    that thread is the server's main one (``serve``), not a thread that may end before the server (a test
+    client's).  The multiprocessing resource tracker then stops by itself: the last process holding its pipe
+    is gone."""
+    if signalled:
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+            import signal
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    threading.Thread(target=_watch_server, args=(server,), name="localcount-watch-server", daemon=True).start()
+
+
+def _watch_server(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(SERVER_CHECK)
+    os._exit(1)  # the server is gone: nobody is left to answer (a search may hold the main thread for seconds)
+
+
+def _worker_start(niceness: int, server: int | None = None, signalled: bool = False) -> None:
+    """A worker process of a pool: it stops when its server ``server`` (a pid) does (``_die_with_server``); local
+    logic runs compiled (``api.puzzles.use_compiled``: an analysis of a new 30x30 drawing in about 2.5 ms instead
+    of 15), loaded first, then a search process yields the cores to the live answers (a lower priority).  Should
+    the compiled code fail to load, local logic stays interpreted (the same answers, slower), and the worker says
+    so on stderr."""
+    if server is not None:
+        _die_with_server(server, signalled)
     try:
         puzzles.use_compiled()
     except Exception as err:  # a broken numba cache, no compiler: not worth a worker that answers nothing
@@ -495,8 +558,9 @@ class ProcessPool:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn")  # the server has threads: never fork it
+            signalled = threading.current_thread() is threading.main_thread()  # the thread that starts the workers
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start,
-                                                                initargs=(self.niceness,))  # fmt: skip
+                                                                initargs=(self.niceness, os.getpid(), signalled))  # fmt: skip
         return self._pool
 
     async def start(self) -> None:
@@ -504,21 +568,31 @@ class ProcessPool:
         pool = self._executor()
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for _ in range(self.workers)))
 
-    async def run(self, name: str, data: dict) -> tuple:
-        """(status, answer's JSON bytes) of endpoint ``name`` from a worker process."""
-
+    async def run(self, name: str, data: dict, within: float | None = None, job=None) -> tuple:
+        """(status, answer's JSON bytes) of endpoint ``name`` from a worker process (``job(name, data)`` there,
+        ``answered_encoded`` by default).  ``within``: TimeoutError if the answer has not come in that many
+        seconds; the worker goes on regardless, and keeps its place in ``busy``, until it is done."""
         if self.busy_message is not None and self.busy >= self.workers:
             raise BadRequest(self.busy_message.format(busy=self.busy), 503)
         from concurrent.futures.process import BrokenProcessPool
 
-        self.busy += 1  # the event loop's own counter: no lock needed
         try:
-            return await asyncio.wrap_future(self._executor().submit(answered_encoded, name, data))
+            pool = self._executor()
+            work = asyncio.wrap_future(pool.submit(job or answered_encoded, name, data))
+            self.busy += 1  # the event loop's own counter: no lock needed
+            work.add_done_callback(functools.partial(self._done, pool))
+            return await asyncio.wait_for(asyncio.shield(work), within)
         except BrokenProcessPool:  # a worker died (killed, out of memory): the next request starts new ones
             self.close()
             raise BadRequest("a worker process of the server stopped: ask again", 503) from None
-        finally:
-            self.busy -= 1
+
+    def _done(self, pool, work: asyncio.Future) -> None:
+        """A worker's job is over (answered, given up by ``run`` or not): its place is free."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.busy -= 1
+        if not work.cancelled() and isinstance(work.exception(), BrokenProcessPool) and self._pool is pool:
+            self.close()  # found by a job nobody waited for any more
 
     def close(self) -> None:
         """Stop the workers, a search still running included (the server is stopping, or a worker died): left
@@ -537,7 +611,9 @@ def endpoint(name: str, method: str):
         start = time.perf_counter()
         try:
             data = await body(request) if method == "POST" else {}
-            if searches(name, data):
+            if name == "analyze" and searches(name, data):
+                status, answer = await analysis(request.app, data, start)
+            elif searches(name, data):
                 status, answer = await request.app.state.searches.run(name, data)
             elif name in LIVE_PROCESSES:
                 status, answer = await request.app.state.live.run(name, data)
