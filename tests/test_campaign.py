@@ -37,9 +37,18 @@ def test_representatives_are_the_cpu_kernels_border_by_border(n, m, group):
 
 
 @pytest.mark.parametrize("n,m,bits", [(4, 4, 4), (4, 4, 14), (5, 5, 13), (3, 5, 15), (5, 3, 7), (1, 9, 3)])
-def test_the_gpu_layouts_shard_work_is_the_general_kernels(n, m, bits):
-    gpu, grid = GpuLayout.make(n, m, bits=bits), GridLayout.make(n, m, bits=bits)
-    assert np.array_equal(gpu.shard_work(), grid.shard_work())
+def test_shard_work_is_the_cpu_kernels_representatives_times_the_indices_under_each(n, m, bits):
+    from localcount.engines.grid.kernel import _representatives
+
+    gpu = GpuLayout.make(n, m, bits=bits)
+    border = n * m - enumeration.low_bits(n, m, gpu.symmetry)
+    reps = _representatives(border, n, m, GROUP_IDS[gpu.symmetry]).astype(np.int64)
+    if bits <= border:  # whole borders a shard
+        expected = reps.reshape(1 << bits, -1).sum(axis=1) << (n * m - border)
+    else:  # a part of one border a shard
+        expected = np.repeat(reps, 1 << (bits - border)) << (n * m - bits)
+    assert np.array_equal(gpu.shard_work(), expected)
+    assert np.array_equal(GridLayout.make(n, m, bits=bits).shard_work(), expected)
 
 
 def test_gpu_shards_of_the_large_sizes_are_about_a_second_on_an_h100():

@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
-from ..base import GROUP_IDS, BitShards, check_bits, check_size, default_shard_bits, variant_group
+from ..base import BitShards, check_bits, check_size, default_shard_bits, variant_group
 
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
@@ -119,22 +119,9 @@ class GridLayout(BitShards):
 
         The kernel skips every border that is not its orbit's representative
         (``kernel`` module doc), so under symmetry most shards do little or no
-        work: what a campaign costs is this work times the time per index.
+        work: what a campaign costs is this work times the time per index
+        (``engines.enumeration``, in numpy: the same for the GPU engine).
         """
-        import numpy as np
+        from ..enumeration import shard_work
 
-        from .kernel import _representatives
-
-        cells = self.n * self.m
-        if cells == 0:
-            return np.ones(1, np.int64)
-        if self.symmetry == "square":
-            low = (self.n - 2) ** 2  # the interior's bits (kernel: SQUARE layout)
-        else:
-            low = (self.n - 2) * self.m if self.n >= 2 else 0
-        border_bits = cells - low
-        reps = _representatives(border_bits, self.n, self.m, GROUP_IDS[self.symmetry]).astype(np.int64)
-        if self.bits <= border_bits:  # a shard is a run of whole borders
-            return reps.reshape(self.shards, -1).sum(axis=1) << low
-        # a shard is a part of one border
-        return np.repeat(reps, 1 << (self.bits - border_bits)) << (cells - self.bits)
+        return shard_work(self.n, self.m, self.bits, self.symmetry)
