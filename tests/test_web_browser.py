@@ -584,6 +584,132 @@ def test_line_numbers_every_5_can_be_turned_off(server, driver):
     assert not by_id(driver, "play-numbers").is_selected() and label(driver, "col", "::after") == "none"
 
 
+@pytest.mark.parametrize(
+    "link, why",
+    [("5x5/abc", "names no puzzle"), ("5x5/99999999", "opens nothing (nth:"), ("c=1.1_zz", "cannot be read")],
+)
+def test_a_link_that_opens_nothing_says_so_and_keeps_the_puzzle_on_the_board(server, driver, link, why):
+    """A failed link names itself and why, says which puzzle is still on the board, and the address names that one."""
+    driver.get(server + "/")
+    driver.get(server + "/#5x5/1234")
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    driver.execute_script("location.hash = arguments[0]", link)  # a link followed with the page open: hashchange
+    until(driver, lambda d: f"#{link} {why}" in by_id(d, "message").text)
+    assert "still playing 5x5 puzzle #1,234" in by_id(driver, "message").text
+    assert by_id(driver, "play-title").get_attribute("data-link") == "5x5/1234"
+    until(driver, lambda d: d.execute_script("return location.hash") == "#5x5/1234")
+
+
+def random_link(n: int, m: int, density: float, seed: int = 1) -> str:
+    """The #c= link of a random n x m drawing's clues (density: the chance a cell is filled)."""
+    import random
+
+    rng = random.Random(seed)
+    grid = ["".join("1" if rng.random() < density else "0" for _ in range(m)) for _ in range(n)]
+    half = lambda lines: ".".join(",".join(map(str, runs(line))) or "0" for line in lines)
+    return f"c={half(grid)}_{half(zip(*grid))}"
+
+
+# Every clue number's box on the page, and the pairs of them that intersect (a sweep over their left edges).
+CLUE_BOXES = """
+const boxes = [...document.querySelectorAll('#play-row-clues span, #play-col-clues span')].map((s) => {
+  const b = s.getBoundingClientRect(); return [b.left, b.right, b.top, b.bottom, s.textContent,
+    parseFloat(getComputedStyle(s).fontSize)]; }).sort((a, b) => a[0] - b[0]);
+const meet = [];
+for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length && boxes[j][0] < boxes[i][1] - 0.01; j++) {
+  const [a, b] = [boxes[i], boxes[j]];
+  if (a[3] > b[2] + 0.01 && a[2] < b[3] - 0.01) meet.push([a[4], b[4], a.slice(0, 4), b.slice(0, 4)]);
+}
+return {count: boxes.length, meet: meet.slice(0, 5), smallest: Math.min(...boxes.map((b) => b[5]))};
+"""
+
+
+@pytest.fixture
+def desktop(server, driver):
+    """The module's browser at 1400x1000 (the size given back after)."""
+    driver.set_window_size(1400, 1000)
+    try:
+        yield driver
+    finally:
+        driver.set_window_size(1280, 1000)
+
+
+def test_at_1400x1000_a_5x5_is_large_and_no_two_clue_numbers_of_a_100x100_meet(server, desktop, tmp_path):
+    desktop.get(server + "/")
+    desktop.execute_script("localStorage.clear()")
+    desktop.get(server + "/#5x5/1234")
+    until(desktop, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    assert by_id(desktop, "play-canvas").size["width"] >= 300
+    link = random_link(100, 100, 0.8)  # runs of 10 and more: two-digit numbers in the column clues
+    desktop.get(server + "/#" + link)
+    desktop.refresh()
+    until(desktop, lambda d: by_id(d, "play-title").get_attribute("data-link") == link, 60)
+    boxes = desktop.execute_script(CLUE_BOXES)
+    assert boxes["count"] > 2000 and boxes["meet"] == [] and boxes["smallest"] >= 8
+    assert any(len(c.split(" ")) and max(map(len, c.split(" "))) == 2 for c in clues_on_page(desktop, "play")[1])
+    shot(desktop, tmp_path, "play-100x100.png")
+
+
+@pytest.fixture(scope="module")
+def phone():
+    """A second browser: a 400x800 phone screen with touch (Chromium's mobile emulation)."""
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium missing")  # the module's driver fixture fails in CI for this already
+    options = Options()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    metrics = {"width": 400, "height": 800, "pixelRatio": 1, "touch": True, "mobile": True}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    options.binary_location = CHROMIUM
+    chrome = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield chrome
+    chrome.quit()
+
+
+def tap(driver, canvas, r: int, c: int) -> None:
+    """A finger's tap on cell (r, c) of a board's canvas."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    box = driver.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.left, b.top];", canvas)
+    cell = int(canvas.get_attribute("data-cell"))
+    actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"), duration=0)
+    actions.pointer_action.move_to_location(int(box[0] + (c + 0.5) * cell), int(box[1] + (r + 0.5) * cell))
+    actions.pointer_action.pointer_down().pointer_up()
+    actions.perform()
+
+
+def test_on_a_400x800_phone_every_tab_is_on_screen_a_50x30_fits_and_the_toolbar_stays(server, phone, tmp_path):
+    link = random_link(50, 30, 0.5, seed=2)  # 30 columns across a phone (runs of at most 7); 50 rows: taller than it
+    phone.get(server + "/")
+    phone.execute_script("localStorage.clear()")
+    phone.get(server + "/#" + link)
+    phone.refresh()
+    until(phone, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    width = phone.execute_script("return innerWidth")
+    assert width == 400 and phone.execute_script("return document.documentElement.scrollWidth") <= width
+    for tab in phone.find_elements(By.CSS_SELECTOR, "[role=tab]"):
+        box = phone.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.left, b.right];", tab)
+        assert 0 <= box[0] and box[1] <= width, (tab.text, box)
+    canvas = by_id(phone, "play-canvas")
+    right = phone.execute_script("return arguments[0].getBoundingClientRect().right", canvas)
+    assert canvas.get_attribute("data-cols") == "30" and right <= width  # every column on screen
+    tap(phone, canvas, 0, 0)
+    until(phone, lambda d: marks_of(d)[0][0] == "1")  # a tap fills
+    by_id(phone, "play-mode").click()
+    tap(phone, canvas, 1, 1)
+    until(phone, lambda d: marks_of(d)[1][1] == "x")  # Mode: cross, a tap crosses
+    phone.execute_script("window.scrollTo(0, 300)")
+    until(phone, lambda d: d.execute_script("return scrollY") > 50)
+    bar = phone.execute_script(
+        "const b = document.querySelector('#panel-play .toolbar').getBoundingClientRect(); return [b.top, b.bottom];"
+    )
+    assert 0 <= bar[0] <= 2 and bar[1] < 200  # the toolbar stays at the top of the screen
+    shot(phone, tmp_path, "phone-50x30.png")
+
+
 def finished_runs_naive(line, clue) -> list:
     """The clue numbers a line's marks (1, 0, None) finish, by listing every placement of the clue that fits them."""
     import itertools

@@ -113,10 +113,26 @@ function sizeCanvas(canvas, n, m, cell) {
   return ctx;
 }
 
-/** A puzzle board: column clues above, row clues left, a canvas of cells (cell size in data-cell). */
+/** The smallest clue font (px): below it the cells grow instead (Board.minCell). */
+const MIN_FONT = 8;
+/** A digit's advance per px of font in the page's font (the widest of 0-9: clues use tabular digits). */
+const DIGIT = (() => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `100px ${getComputedStyle(document.body).fontFamily}`;
+  return Math.max(...[..."0123456789"].map((d) => ctx.measureText(d).width)) / 100;
+})();
+/** The most digits of a number in clues (colour runs: [length, colour]); 1 for none. */
+const clueDigits = (clues) => Math.max(1, ...clues.flatMap((c) => c.map((r) => String(Array.isArray(r) ? r[0] : r).length)));
+
+/** A puzzle board: column clues above, row clues left, a canvas of cells (cell size in data-cell).
+ *  Clue numbers never overlap: a column's numbers are at most a cell wide (the font shrinks to MIN_FONT, then the
+ *  cells are at least minCell()); set the clues before sizing, so that their digits are known. */
 class Board {
   constructor(root, prefix, maxPx) {
     this.maxPx = maxPx;
+    this.digits = 1; // the column clues' longest number (reserve: at least this many, for clues that will change)
+    this.reserve = 1;
+    this.chips = false;
     this.root = root;
     root.classList.add("board");
     this.cols = el("div", { class: "col-clues", id: `${prefix}-col-clues` });
@@ -126,22 +142,49 @@ class Board {
     this.n = this.m = 0;
   }
 
-  /** Cells of at most ``this.maxPx`` px for the longer side (8 to ``this.maxCell`` px a cell), times ``zoom``. */
-  size(n, m, zoom = 1) {
-    const fit = clamp(Math.floor(this.maxPx / Math.max(n, m)), 8, this.maxCell || 28);
-    Object.assign(this, { n, m, cell: clamp(Math.round(fit * zoom), 6, 160) });
+  /** Cells of ``cell`` px, or else at most ``this.maxPx`` px for the longer side (up to ``this.maxCell`` px a cell),
+   *  times ``zoom``; never under minCell(). */
+  size(n, m, zoom = 1, cell = null) {
+    const fit = cell || Math.min(Math.floor(this.maxPx / Math.max(n, m)), this.maxCell || 28);
+    Object.assign(this, { n, m, cell: clamp(Math.round(fit * zoom), this.minCell(), 160) });
     this.ctx = sizeCanvas(this.canvas, n, m, this.cell);
     this.root.style.setProperty("--cell", `${this.cell}px`);
+    this.root.style.setProperty("--clue-font", `${this.fitFont(this.cell, Math.max(this.digits, this.reserve))}px`);
+  }
+
+  /** The width of a column's widest number in a font of ``font`` px (a colour chip: padded, at least 1.2em). */
+  numberWidth(font, digits) {
+    const text = digits * DIGIT * font;
+    return this.chips ? Math.max(1.2 * font, text + 4) : text;
+  }
+
+  /** The clue font for ``cell`` px cells: .58 of a cell, at most what fits ``digits`` digits in a column (1 px
+   *  each side), at least ``least`` px. */
+  fitFont(cell, digits, least = MIN_FONT) {
+    const fits = this.chips ? Math.min((cell - 2) / 1.2, (cell - 6) / (digits * DIGIT)) : (cell - 2) / (digits * DIGIT);
+    return Math.round(Math.max(least, Math.min(cell * 0.58, fits)) * 10) / 10;
+  }
+
+  /** The smallest cell whose rows and columns show the clues in MIN_FONT px: 9 px, or wider for longer numbers. */
+  minCell() {
+    return Math.max(9, Math.ceil(this.numberWidth(MIN_FONT, Math.max(this.digits, this.reserve)) + 2));
   }
 
   setClues(rows, columns, palette = null) {
     this.rows.replaceChildren(...rows.map((c, i) => clueNode("row", i, c, palette)));
     this.cols.replaceChildren(...columns.map((c, j) => clueNode("col", j, c, palette)));
+    Object.assign(this, { digits: clueDigits(columns), chips: !!palette });
   }
 
+  /** One line's clue changed (Draw): a column number longer than the board was sized for gets a smaller font of its
+   *  own rather than meet its neighbours. */
   setClue(kind, index, clue) {
-    const box = kind === "row" ? this.rows : this.cols;
-    box.children[index].replaceWith(clueNode(kind, index, clue, null));
+    const box = kind === "row" ? this.rows : this.cols, node = clueNode(kind, index, clue, null);
+    const digits = clueDigits([clue]);
+    if (kind === "col" && this.cell && digits > Math.max(this.digits, this.reserve)) {
+      node.style.fontSize = `${this.fitFont(this.cell, digits, 4)}px`;
+    }
+    box.children[index].replaceWith(node);
   }
 
   /** The cell under a pointer event, or null. */
@@ -249,8 +292,9 @@ function drawSet(n, m, grid = null) {
   Object.assign(draw, { n, m, unknown: [], changed: [] });
   $("#draw-rows").value = n;
   $("#draw-cols").value = m;
-  drawBoard.size(n, m);
+  drawBoard.reserve = String(n).length > 1 ? 2 : 1; // room for two-digit runs painted later (100: a font of its own)
   drawBoard.setClues(Array.from({ length: n }, (_, r) => runs(drawRow(r))), Array.from({ length: m }, (_, c) => runs(drawCol(c))));
+  drawBoard.size(n, m);
   drawChanged();
 }
 
@@ -438,8 +482,8 @@ function showResult(data, owner) {
     drawMini(canvas, grid, { palette: p.palette });
   });
   if (!data.solutions.length) sols.append(el("p", { class: "quiet", text: "none found" }));
-  resultBoard.size(p.n, p.m);
   resultBoard.setClues(p.rows, p.columns, p.palette);
+  resultBoard.size(p.n, p.m);
   result.steps = data.replay.map((s) => ({ text: s.line, filled: s.filled, empty: s.empty }));
   if (!p.palette && data.local !== "solved" && data.solutions.length) result.steps.push({ text: "search: the rest from the first solution", search: true });
   $("#replay").hidden = !!p.palette;
@@ -621,8 +665,8 @@ function showCurrent(owner) {
   $(`#${owner}-current-slot`).append($("#files-current"));
   $("#files-current").hidden = false;
   $("#files-title").textContent = `${puzzle.title || name} (${puzzle.n}×${puzzle.m}${puzzle.palette ? `, ${puzzle.palette.length - 1} colours` : ""})`;
-  filesBoard.size(puzzle.n, puzzle.m);
   filesBoard.setClues(puzzle.rows, puzzle.columns, puzzle.palette);
+  filesBoard.size(puzzle.n, puzzle.m);
   filesBoard.draw();
   $("#files-to-type").disabled = !!puzzle.palette || puzzle.variant !== "nonogram"; // Type writes nonogram clues
 }
@@ -863,10 +907,21 @@ const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: nul
   stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0 };
 const playBoard = new Board($("#play-board"), "play", 520);
 playBoard.maxCell = 64; // Play's cells follow the window (playFit), up to this, before the player's zoom
-/** Play's board fits the window: the longer side in what is left beside the clues and under the toolbar. */
+/** Play's board fits the window: the largest cells (up to maxCell, at least legible) whose board and clues fit
+ *  the panel's width and the window's height under the toolbar; then the player's zoom.  The clues' room follows
+ *  the cell (their font does): measured at one size, scaled to the next, twice. */
 function playFit() {
-  playBoard.maxPx = Math.max(200, Math.min(window.innerWidth - 300, window.innerHeight - 300));
-  playBoard.size(play.puzzle.n, play.puzzle.m, play.zoom);
+  const { n, m } = play.puzzle, box = $("#play-board").parentElement;
+  const top = box.getBoundingClientRect().top + window.scrollY;
+  const height = Math.max(200, window.innerHeight - Math.min(top, 260) - 16);
+  let cell = 20;
+  for (let pass = 0; pass < 2 && box.clientWidth; pass++) {
+    playBoard.size(n, m, 1, cell);
+    const clueWidth = playBoard.rows.offsetWidth, clueHeight = playBoard.cols.offsetHeight;
+    const across = (box.clientWidth - 2) / (m + clueWidth / playBoard.cell), down = height / (n + clueHeight / playBoard.cell);
+    cell = clamp(Math.floor(Math.min(across, down)), 1, playBoard.maxCell);
+  }
+  playBoard.size(n, m, play.zoom, cell);
 }
 const ZOOMS = [0.5, 0.625, 0.8, 1, 1.25, 1.6, 2, 2.5, 3];
 /** Zoom Play's board one step in (+1) or out (-1); kept with the puzzle's progress. */
@@ -878,7 +933,7 @@ function playZoom(step) {
   playSave();
   playRender();
 }
-window.addEventListener("resize", () => { if (play.puzzle) { playFit(); playRender(); } });
+window.addEventListener("resize", () => { if (play.puzzle && !$("#panel-play").hidden) { playFit(); playRender(); } });
 const SOLVED_KEY = (size) => `localcount-solved:${size}`;
 
 /** A puzzle's clues as a link: lines joined by ".", numbers by "," ("0": an empty line), rows "_" columns (+ "_y"). */
@@ -938,7 +993,6 @@ function playOpen(puzzle, link, everyInfo = null) {
   if (fits) Object.assign(play, { hints: Number(saved.hints) || 0, checks: Number(saved.checks) || 0 });
   play.since = play.solved ? null : Date.now();
   play.zoom = fits && ZOOMS.includes(Number(saved.zoom)) ? Number(saved.zoom) : 1;
-  playFit();
   playBoard.setClues(puzzle.rows, puzzle.columns);
   $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${everyInfo.steps} steps)` : ""} of ${thousands(everyInfo.of)}`
     : `${puzzle.title || "puzzle"} (${puzzle.n}×${puzzle.m}${puzzle.variant === "nonogram" ? "" : ", yesnogram"})`;
@@ -946,8 +1000,7 @@ function playOpen(puzzle, link, everyInfo = null) {
   $("#play-none").hidden = true;
   $("#play-next").hidden = !everyInfo;
   playStatus(play.solved ? solvedText() : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
-  showTab("play");
-  playRender();
+  showTab("play"); // fits the board (loaders.play) and draws it
 }
 
 function playStatus(text, kind = "") {
@@ -1304,6 +1357,13 @@ window.addEventListener("pagehide", () => { if (play.puzzle) playSave(); });
 
 const everyLink = (size, steps, k) => `${size}${steps ? `/steps=${steps}` : ""}/${k}`;
 
+/** A link that opens nothing says why, names what is still on the board, and the address names that again. */
+function playLinkFailed(link, why) {
+  const still = play.puzzle ? `; still playing ${$("#play-title").textContent}` : "";
+  say(`play: the link #${link} ${why}${still}`, "error", "play");
+  if (play.puzzle && location.hash === `#${link}`) history.replaceState(null, "", `#${play.link}`);
+}
+
 /** Open what a link names: "5x5/1234", "5x5-yes/steps=7/12" (Every puzzle) or "c=CLUES"; false if it names none. */
 async function playOpenLink(link) {
   const numbered = /^(\d+)x(\d+)(-yes)?(?:\/steps=([\d-]+))?\/(\d+)$/.exec(link);
@@ -1312,17 +1372,21 @@ async function playOpenLink(link) {
     const body = { rows: Number(n), columns: Number(m), k: Number(k), variant: yes ? "yesnogram" : "nonogram" };
     if (steps) body.steps = steps;
     const got = await api("nth", body);
-    if (!got) return true;
+    if (!got) { playLinkFailed(link, `opens nothing (${message.textContent})`); return true; }
     playOpen(got.puzzle, link, { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k, of: got.of });
     every.wanted = { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k };
+    return true;
+  }
+  if (/^\d+x\d+/.test(link) && !link.startsWith("c=")) {
+    playLinkFailed(link, "names no puzzle: a link is #5x5/1234, #5x5/steps=7/12, #5x5-yes/12 or #c=CLUES");
     return true;
   }
   if (link.startsWith("c=")) {
     const [text, title = ""] = link.slice(2).split("&t=");
     const clues = decodeClues(decodeURIComponent(text));
-    if (!clues) { say("play: the link's clues cannot be read", "error", "play"); return true; }
+    if (!clues) { playLinkFailed(link, "cannot be read: its clues are whole numbers, joined by , . and _"); return true; }
     const got = await api("parse", clues);
-    if (!got) return true;
+    if (!got) { playLinkFailed(link, `opens nothing (${message.textContent})`); return true; }
     if (title) got.puzzle.title = decodeURIComponent(title);
     playOpen(got.puzzle, link);
     playWarnIfNotUnique(clues, link);
@@ -1366,7 +1430,7 @@ window.addEventListener("hashchange", () => {
   const link = location.hash.slice(1);
   if (link !== play.link && /^(\d+x\d+|c=)/.test(link)) playOpenLink(link);
 });
-loaders.play = () => { if (play.puzzle) { history.replaceState(null, "", `#${play.link}`); playRender(); } };
+loaders.play = () => { if (play.puzzle) { history.replaceState(null, "", `#${play.link}`); playFit(); playRender(); } };
 
 // ---------- 6. Counts ----------
 
