@@ -1,11 +1,14 @@
-"""Make docs/web.png: the page in headless Chromium, with the shipped picture "heart" designed and drawn.
+"""Make docs/web.png, web-play.png and web-phone.png: the page in headless Chromium, the shipped picture "heart".
 
-    python scripts/screenshot_web.py [--out docs/web.png] [--size 20]
+    python scripts/screenshot_web.py [--out docs] [--size 20] [--hints 6]
 
 Starts the app (``localcount.web.app.running``: a free 127.0.0.1 port), opens the
 page at 1280x900, designs the shipped picture "heart" (Files tab), opens it
-in the Draw tab, waits for the analysis and saves the screenshot.  Needs
-selenium, Debian's /usr/bin/chromium and /usr/bin/chromedriver.
+in the Draw tab, waits for the analysis and saves web.png; then plays the
+drawing (Draw's Play), asks for a few hints and saves web-play.png; then
+opens the same link on a 400x800 phone screen (Chromium's mobile emulation,
+touch), asks for the same hints and saves web-phone.png.  Needs selenium,
+Debian's /usr/bin/chromium and /usr/bin/chromedriver.
 """
 
 from __future__ import annotations
@@ -26,20 +29,34 @@ from localcount.web.app import running
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def chromium(width: int = 1280, height: int = 900) -> webdriver.Chrome:
+def chromium(width: int = 1280, height: int = 900, phone: bool = False) -> webdriver.Chrome:
     options = Options()
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
                 "--force-device-scale-factor=1", "--hide-scrollbars"):  # fmt: skip
         options.add_argument(arg)
+    if phone:
+        metrics = {"width": width, "height": height, "pixelRatio": 1, "touch": True, "mobile": True}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
 
 
+def hints(driver, wait, count: int) -> None:
+    """Press Hint ``count`` times, each after the last one's answer (the status names a line)."""
+    for k in range(count):
+        driver.find_element(By.ID, "play-hint").click()
+        wait.until(lambda d: d.find_element(By.ID, "play-status").get_attribute("data-line"))
+        wait.until(lambda d, k=k: d.execute_script("return document.querySelector('#play-hint').disabled") is False)
+        driver.execute_script("document.querySelector('#play-status').removeAttribute('data-line')")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=pathlib.Path, default=ROOT / "docs" / "web.png")
+    parser.add_argument("--out", type=pathlib.Path, default=ROOT / "docs", help="the folder for the three files")
     parser.add_argument("--size", type=int, default=20, help="the design's rows and columns")
+    parser.add_argument("--hints", type=int, default=6, help="hints asked for before the Play screenshots")
     args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     with running() as url, contextlib.closing(chromium()) as driver:
         driver.get(url + "/#files")
         wait = WebDriverWait(driver, 30)
@@ -53,9 +70,22 @@ def main() -> None:
         wait.until(ec.visibility_of_element_located((By.ID, "design-to-draw"))).click()
         wait.until(lambda d: d.find_element(By.ID, "draw-verdict").get_attribute("data-state") == "done")
         driver.execute_script("window.scrollTo(0, 0)")
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(args.out))
-        print(f"wrote {args.out}: {driver.find_element(By.ID, 'draw-verdict').text}")
+        driver.save_screenshot(str(args.out / "web.png"))
+        print(f"wrote {args.out / 'web.png'}: {driver.find_element(By.ID, 'draw-verdict').text}")
+        driver.execute_script("localStorage.clear()")
+        driver.find_element(By.ID, "draw-play").click()
+        wait.until(lambda d: d.find_element(By.ID, "play-title").get_attribute("data-link"))
+        link = driver.find_element(By.ID, "play-title").get_attribute("data-link")
+        hints(driver, wait, args.hints)
+        driver.save_screenshot(str(args.out / "web-play.png"))
+        print(f"wrote {args.out / 'web-play.png'}: {driver.find_element(By.ID, 'play-status').text}")
+        with contextlib.closing(chromium(400, 800, phone=True)) as phone:
+            phone.get(url + "/#" + link)
+            wait = WebDriverWait(phone, 30)
+            wait.until(lambda d: d.find_element(By.ID, "play-title").get_attribute("data-link") == link)
+            hints(phone, wait, args.hints)
+            phone.save_screenshot(str(args.out / "web-phone.png"))
+            print(f"wrote {args.out / 'web-phone.png'}: {phone.find_element(By.ID, 'play-status').text}")
 
 
 if __name__ == "__main__":

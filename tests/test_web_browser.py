@@ -577,6 +577,14 @@ def test_line_numbers_every_5_can_be_turned_off(server, driver):
         )
         == "none"
     )
+    # a finished line strikes its clue numbers, not the line's number beside them (a decoration of the whole line would)
+    row = localcount.nth(5, 5, 1234).rows[4]
+    click_cells(driver, by_id(driver, "play-canvas"), [(4, c) for c in range(5) if row[c] == "1"])
+    fifth = driver.find_element(By.CSS_SELECTOR, "#play-row-clues > div:nth-child(5)")
+    until(driver, lambda d: fifth.get_attribute("data-state") == "done")
+    assert fifth.value_of_css_property("text-decoration-line") == "none"
+    spans = fifth.find_elements(By.CSS_SELECTOR, "span")
+    assert spans and all("line-through" in s.value_of_css_property("text-decoration-line") for s in spans)
     by_id(driver, "play-numbers").click()
     until(driver, lambda d: label(d, "row", "::before") == "none")
     driver.refresh()  # the choice is kept
