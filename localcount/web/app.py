@@ -468,31 +468,49 @@ def searches(name: str, data: dict) -> bool:
 GRACE = 0.2
 
 
+#: Local logic's answer, the one given if the search has not answered in time, is asked for this many seconds
+#: before that time (``analysis``): a 100x100 drawing's took 0.5 s.
+FALLBACK_AHEAD = 1.0
+
+
 async def analysis(app, data: dict, start: float) -> tuple:
     """(status, answer's JSON bytes) of an analysis with its search, answered within its ``timeout`` and
     ``GRACE`` seconds of ``start`` (the request's arrival, a ``perf_counter``): the search worker's answer if it
-    has come by then, else local logic's from a live worker (``given_up``, a few milliseconds).  The search
-    itself looks at its deadline often, but not everywhere: a SAT solver being set up, or left, went on up to
-    0.8 s past it; and a search may wait for its worker (one still starting with the server, on a busy machine,
-    took seconds).  A search given up goes on in its worker, which keeps its place, to its own deadline."""
+    has come by then, else local logic's from a live worker (``local_logic``), asked for ``FALLBACK_AHEAD``
+    seconds before that time, so that it is there when the time comes.  The search itself looks at its deadline
+    often, but not everywhere: a SAT solver being set up, or left, went on up to 0.8 s past it; and a search may
+    wait for its worker (one still starting with the server, on a busy machine, took seconds).  A search given
+    up goes on in its worker, which keeps its place, to its own deadline."""
     try:
-        within = timeout_of(data) + GRACE - (time.perf_counter() - start)
+        deadline = start + timeout_of(data) + GRACE
     except BadRequest:
-        within = None  # the worker answers what is wrong, as to any other request
-    try:
-        return await app.state.searches.run("analyze", data, within)
-    except asyncio.TimeoutError:
-        seconds = time.perf_counter() - start
-        return await app.state.live.run("analyze", data, job=functools.partial(given_up, seconds=seconds))
-
-
-def given_up(name: str, data: dict, seconds: float) -> tuple:
-    """(status, answer's JSON bytes) of an analysis whose search did not answer in time (``analysis``): local
-    logic's analysis, with verdict 'undecided' (as a search out of time says) after ``seconds``."""
-    status, answer = answered(name, dict(data, search=False))
+        return await app.state.searches.run("analyze", data)  # the worker answers what is wrong, as to any other
+    search = asyncio.ensure_future(app.state.searches.run("analyze", data))
+    await asyncio.wait({search}, timeout=max(0.0, deadline - FALLBACK_AHEAD - time.perf_counter()))
+    fallback = None
+    if not search.done():
+        fallback = asyncio.ensure_future(app.state.live.run("analyze", data, job=local_logic))
+        fallback.add_done_callback(_unread)
+        await asyncio.wait({search}, timeout=max(0.0, deadline - time.perf_counter()))
+    if search.done() or fallback is None:
+        return await search  # its answer, or its error (BadRequest: busy, a worker gone)
+    search.add_done_callback(_unread)
+    status, answer = await fallback
     if status == 200:
-        answer.update(verdict="undecided", seconds=round(seconds, 4))
+        answer.update(verdict="undecided", seconds=round(time.perf_counter() - start, 4))
     return status, encoded(answer)
+
+
+def _unread(task: asyncio.Future) -> None:
+    """A request's side task that nobody awaits any more: its error (a worker gone) is not an unread one."""
+    if not task.cancelled():
+        task.exception()
+
+
+def local_logic(name: str, data: dict) -> tuple:
+    """(status, answer) of an analysis without its search, in a worker process: what ``analysis`` answers when
+    the search has not answered in time (an answer, not bytes: the verdict and seconds are set after)."""
+    return answered(name, dict(data, search=False))
 
 
 #: How often a worker process looks whether its server is still there (``_watch_server``), in seconds.
