@@ -163,6 +163,15 @@ def test_painting_shows_the_clues_and_the_verdict(page, server, tmp_path):
     # the verdict is not styled as Play's finished clues (data-state=done there too): neither grey nor struck
     assert "line-through" not in verdict.value_of_css_property("text-decoration-line")
     assert verdict.value_of_css_property("color") != "rgba(156, 163, 175, 1)"
+    by_id(page, "draw-to-files").click()  # the drawing as a puzzle under Files: save it, open it in Type
+    until(page, lambda d: by_id(d, "panel-files").is_displayed() and "drawing-5x5" in by_id(d, "files-title").text)
+    assert clues_on_page(page, "files") == expected
+    by_id(page, "save-button").click()
+    until(page, lambda d: by_id(d, "message").text == "saved drawing-5x5.non")
+    by_id(page, "files-to-type").click()
+    until(page, lambda d: by_id(d, "panel-type").is_displayed())
+    typed = [by_id(page, f"type-row-{i}").get_attribute("value") for i in range(5)]
+    assert typed == [" ".join(map(str, runs(row))) for row in HEART]
 
 
 def test_typed_clues_are_checked_then_solved(page, tmp_path):

@@ -1414,11 +1414,18 @@ $("#files-play").addEventListener("click", () => {
   }
   playOpen(p, clueLink(p));
 });
+/** The drawing's clues as a request body. */
+const drawClues = () => ({ rows: Array.from({ length: draw.n }, (_, r) => runs(drawRow(r))),
+  columns: Array.from({ length: draw.m }, (_, c) => runs(drawCol(c))) });
 $("#draw-play").addEventListener("click", async () => {
-  const rows = Array.from({ length: draw.n }, (_, r) => runs(drawRow(r)));
-  const columns = Array.from({ length: draw.m }, (_, c) => runs(drawCol(c)));
-  const got = await api("parse", { rows, columns }, [$("#draw-play")]);
+  const got = await api("parse", drawClues(), [$("#draw-play")]);
   if (got) playOpen(got.puzzle, clueLink(got.puzzle));
+});
+$("#draw-to-files").addEventListener("click", async () => {
+  const clues = drawClues(), got = await api("parse", clues, [$("#draw-to-files")]);
+  if (!got) return;
+  setCurrent(clues, got.puzzle, `drawing-${draw.n}x${draw.m}`);
+  showTab("files");
 });
 $("#type-play").addEventListener("click", async () => {
   const clues = typeCheck();
