@@ -436,8 +436,13 @@ def test_the_keyboard_goes_to_the_board_after_the_toolbar(server, driver):
     assert marks_of(driver) == ["....."] * 5  # the whole step undone, nothing crossed again
     click_cells(driver, canvas, [(2, 2)])
     until(driver, lambda d: marks_of(d)[2][2] == "1")
+    before = marks_of(driver)
     by_id(driver, "play-restart").click()
     until(driver, lambda d: marks_of(d) == ["....."] * 5)  # no auto-crossed line left behind
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    until(driver, lambda d: marks_of(d) == before)  # a restart is undone as one step
+    by_id(driver, "play-restart").click()
+    until(driver, lambda d: marks_of(d) == ["....."] * 5)
     click_cells(driver, canvas, [(4, 4)])
     until(driver, lambda d: marks_of(d)[4][4] == "1")
     ActionChains(driver).send_keys(Keys.SPACE).perform()
