@@ -27,7 +27,7 @@ from .api import *  # noqa: F403 (the public API)
 from .api import __all__ as _api
 from .util.version import __version__
 
-__all__ = ["__version__", *_api, *_api_package._LAZY]  # noqa: PLE0604 (names, unpacked)
+__all__ = ["__version__", *_api, *_api_package.LAZY]  # noqa: PLE0604 (names, unpacked)
 
 
 def __getattr__(name: str):

@@ -1,5 +1,6 @@
-"""The shape of the house: layers with imports only going down, no import cycle, engines behind one
-interface and one registry, and commands that do not count never loading numba."""
+"""The shape of the house: layers with imports only going down, no import cycle, no private name imported
+from another module, engines behind one interface and one registry, and commands that do not count never
+loading numba."""
 
 import ast
 import csv
@@ -143,6 +144,72 @@ def test_the_rooms_of_puzzle_import_as_their_docs_say():
     wrong = [(a, b) for a in MODULES if a.startswith("localcount.puzzle.") for b in imports(a)
              if b.startswith("localcount.puzzle.") and room(b) not in PUZZLE_ROOMS[room(a)] | {room(a)}]  # fmt: skip
     assert wrong == []
+
+
+def private_imports(source: str, where: str) -> list:
+    """``where:line: from X import _name`` for each import of an underscore name (not a dunder) in ``source``, and
+    ``where:line: module._name`` for each use of one through a module of the package that ``source`` imports.
+
+    A name a module uses from another is that module's API, so it has a public name; importing a
+    public module under a private alias (``from . import api as _api``) is fine."""
+    private = lambda name: name.startswith("_") and not name.startswith("__")
+    tree, found, ours = ast.parse(source), [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if private(alias.name):
+                    found.append(
+                        f"{where}:{node.lineno}: from {'.' * node.level}{node.module or ''} import {alias.name}"
+                    )
+            if node.level or (node.module or "").startswith("localcount"):
+                ours |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            ours |= {alias.asname or alias.name for alias in node.names if alias.name.startswith("localcount")}
+    for node in ast.walk(tree):
+        used = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ours
+        if used and private(node.attr):
+            found.append(f"{where}:{node.lineno}: {node.value.id}.{node.attr}")
+    return sorted(set(found), key=lambda line: int(line.split(":")[1]))
+
+
+def test_no_module_imports_a_private_name_of_another():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found += private_imports(path.read_text(), str(path.relative_to(ROOT)))
+    assert found == []
+
+
+def generated_sources() -> dict:
+    """The source of every kind of generated kernel module, for small sizes."""
+    from localcount.engines.grid import specialize as grid
+    from localcount.engines.index import fast
+    from localcount.engines.stats import specialize as stats
+
+    return {
+        "grid 5x5": grid.source(5, 5),
+        "grid 4x4 gather4": grid.source(4, 4, kernel_name="gather4"),
+        "grid 16x2 solver+spread": grid.source(16, 2, "solver+spread"),
+        "grid 20x1 solver": grid.source(20, 1, "solver"),
+        "stats 4x4 rows": stats.source(4, 4, 8),
+        "stats 3x4 columns": stats.source(3, 4, 8, "columns"),
+        "index 3x4": fast.source(3, 4),
+    }
+
+
+def test_no_generated_kernel_imports_a_private_name():
+    found = []
+    for what, source in generated_sources().items():
+        found += private_imports(source, f"generated {what}")
+    assert found == []
+
+
+def test_the_private_import_check_can_fail():
+    source = "from .bits import _mask, popcount\nfrom . import api as _api\nfrom .api import __all__ as _all\n"
+    assert private_imports(source, "fake.py") == ["fake.py:1: from .bits import _mask"]
+    source = "def f():\n    from localcount.lines.bits import _popcount\n"
+    assert private_imports(source, "fake.py") == ["fake.py:2: from localcount.lines.bits import _popcount"]
+    source = "import numpy as np\nfrom . import kernel\nkernel._count_unit(1)\nnp._core\nkernel.count_unit(1)\n"
+    assert private_imports(source, "fake.py") == ["fake.py:3: kernel._count_unit"]
 
 
 def test_no_isinstance_on_layouts_outside_the_engines():

@@ -27,7 +27,7 @@ def test_kernel_clue_matches_line_clue_on_every_length():
 
     import numpy as np
 
-    from localcount.lines.bits import _line_clue_into
+    from localcount.lines.bits import line_clue_into
 
     rng = random.Random(5)
     out = np.zeros(33, np.int64)
@@ -37,7 +37,7 @@ def test_kernel_clue_matches_line_clue_on_every_length():
         lines += [rng.getrandbits(length) for _ in range(200)]
         for line in lines:
             noisy = line | (rng.getrandbits(64) & ~full & ((1 << 64) - 1))
-            t = _line_clue_into(np.uint64(noisy), length, out)
+            t = line_clue_into(np.uint64(noisy), length, out)
             assert tuple(int(x) for x in out[:t]) == line_clue(line, length), (length, line)
 
 

@@ -193,17 +193,17 @@ def test_long_lines_match_the_clue_solver(n, m):
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_square_border_weights_sum_to_the_number_of_borders(n):
     """Orbit-stabilizer: the weights of the representatives add up to all 2^(4n-4) borders."""
-    from localcount.engines.grid.kernel import _square_weight
+    from localcount.engines.grid.kernel import square_weight
 
-    assert sum(_square_weight(np.uint64(b), n) for b in range(1 << (4 * n - 4))) == 1 << (4 * n - 4)
+    assert sum(square_weight(np.uint64(b), n) for b in range(1 << (4 * n - 4))) == 1 << (4 * n - 4)
 
 
 @pytest.mark.parametrize("n,m", [(1, 5), (2, 3), (3, 4), (4, 4)])
 def test_flip_border_weights_sum_to_the_number_of_borders(n, m):
-    from localcount.engines.grid.kernel import _border_weight
+    from localcount.engines.grid.kernel import border_weight
 
     bits = m if n == 1 else 2 * m
-    assert sum(_border_weight(np.uint64(b), n, m) for b in range(1 << bits)) == 1 << bits
+    assert sum(border_weight(np.uint64(b), n, m) for b in range(1 << bits)) == 1 << bits
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -221,9 +221,9 @@ def test_square_group_needs_a_square():
 def test_popcount_counts_set_bits():
     from numba import njit
 
-    from localcount.lines.bits import _popcount
+    from localcount.lines.bits import popcount
 
-    count_bits = njit(lambda x: _popcount(x))
+    count_bits = njit(lambda x: popcount(x))
     rng = random.Random(7)
     values = [0, 1, 2**63, 2**64 - 1, 2**36 - 1] + [rng.getrandbits(64) for _ in range(100)]
     assert [int(count_bits(np.uint64(v))) for v in values] == [bin(v).count("1") for v in values]

@@ -12,7 +12,7 @@ import pytest
 from localcount.api.sample import run_sample, sample
 from localcount.clues import grid_clues
 from localcount.engines import registry
-from localcount.engines.sample.kernel import _sample
+from localcount.engines.sample.kernel import sample_grids
 from localcount.engines.sample.layout import SHARD_GRIDS, SampleLayout, format_sample
 from localcount.puzzle.solving import logic
 from localcount.util.errors import UsageError
@@ -27,7 +27,7 @@ def test_the_kernel_is_local_logic_grid_by_grid(n, m, density):
     lay = SampleLayout.make(n, m, density, 150, 3)
     rows = lay.grids(0)
     steps, stuck = np.zeros(len(rows), np.int64), np.zeros(len(rows), np.bool_)
-    _sample(rows, n, m, steps, stuck)
+    sample_grids(rows, n, m, steps, stuck)
     for g in range(len(rows)):
         grid = sum(int(rows[g, r]) << (r * m) for r in range(n))
         assert grid >> (n * m) == 0 and all(int(rows[g, r]) >> m == 0 for r in range(n))

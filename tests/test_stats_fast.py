@@ -74,11 +74,11 @@ def test_the_whole_tuple_weights_add_up_to_every_grid():
     n, m = 4, 5
     prep = P.prepare(n, m)
     sizes = np.diff(prep.pat_start)
-    order = K._row_order(n)
+    order = K.row_order(n)
     total = enumerated = by_border = 0
     for t in np.ndindex(*(prep.clues,) * n):
         clue = np.array(t, np.int64)
-        w = K._tuple_weight_full(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"], order)
+        w = K.tuple_weight_full(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"], order)
         group = int(np.prod(sizes[clue]))
         total += w * group
         enumerated += group if w else 0
@@ -97,10 +97,10 @@ def test_singletons_count_the_keys_met_once(count, bits):
     values, times = np.unique(keys, return_counts=True)
     buf = np.concatenate([keys, np.full(7, -1, np.int64)])  # the kernel counts a prefix of a larger buffer
     # A table of twice the keys or more: hashed up to HASH_MAX keys, the keys left as they are.
-    assert K._singletons(buf, count, np.zeros(4 * count + 64, np.int64), bits) == int((times == 1).sum())
+    assert K.count_singletons(buf, count, np.zeros(4 * count + 64, np.int64), bits) == int((times == 1).sum())
     assert buf[:count].tolist() == keys.tolist() or count > K.HASH_MAX
     # A scratch buffer as large as the keys (as the kernel's when its groups are small): the radix sort, in place.
-    assert K._singletons(buf, count, np.zeros_like(buf), bits) == int((times == 1).sum())
+    assert K.count_singletons(buf, count, np.zeros_like(buf), bits) == int((times == 1).sum())
     assert buf[:count].tolist() == sorted(keys.tolist())
 
 
@@ -115,7 +115,7 @@ def test_new_runs_use_version_3_from_20_cells_and_version_2_checkpoints_still_re
 
 def test_the_generated_source_names_its_size():
     src = specialize.source(3, 4, P.prepare(3, 4).base, "columns")
-    assert "3x4, columns first" in src and "_tuple_weight_full" in src
+    assert "3x4, columns first" in src and "tuple_weight_full" in src
     with pytest.raises(ValueError):
         specialize.source(3, 4, 5, "diagonal")
 
@@ -262,15 +262,30 @@ def test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or
 
 
 def test_lockstep_checks_where_it_is_told():
-    from localcount.engines import lockstep
+    from localcount.engines import codegen
 
     def breaks(check):
-        return sum(line.strip() == "break" for line in lockstep._lockstep(3, 3, 2, steps="h[{}]", check=check))
+        return sum(line.strip() == "break" for line in codegen.lockstep(3, 3, 2, steps=True, check=check))
 
     assert (breaks("half"), breaks("round")) == (2, 1)
     with pytest.raises(ValueError, match="check must be one of"):
-        lockstep._lockstep(3, 3, 2, check="never")
-    assert lockstep._or_tree(["a", "b", "c", "d", "e"]) == "(((a | b) | c) | (d | e))"
+        codegen.lockstep(3, 3, 2, check="never")
+    assert codegen.or_tree(["a", "b", "c", "d", "e"]) == "(((a | b) | c) | (d | e))"
+
+
+def test_lockstep_names_the_half_pass_done_rows_or_columns():
+    from localcount.engines import codegen
+
+    def first_lookup(done):
+        return next(line.strip() for line in codegen.lockstep(2, 3, 1, done=done) if "tab[" in line)
+
+    assert "ctab[" in first_lookup("rows") and "KC0" in first_lookup("rows")
+    assert "rtab[" in first_lookup("columns") and "KR0" in first_lookup("columns")
+    for wrong in ("cols", "row", "Rows", ""):
+        with pytest.raises(ValueError, match="done must be one of"):
+            codegen.lockstep(2, 3, 1, done=wrong)
+    with pytest.raises(ValueError, match="columns must be one of"):
+        codegen.lockstep(2, 3, 1, columns="solver+table")
 
 
 def test_the_estimate_times_a_few_small_shards_drawn_by_their_grids(monkeypatch):

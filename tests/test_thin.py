@@ -58,7 +58,7 @@ def test_row_updates_equal_the_reference_line_step():
     rng = random.Random(5)
     for a in rng.sample(range(1 << m), 40):
         thin._zeta_table(a, m, order, start[a], end[a], T)
-        t = thin._line_clue_into(np.uint64(a), m, clue)
+        t = thin.line_clue_into(np.uint64(a), m, clue)
         line_clue = tuple(int(v) for v in clue[:t])
         for U in range(1 << m):
             cells = tuple(None if U >> i & 1 else a >> i & 1 for i in range(m))

@@ -39,7 +39,7 @@ from .sample import SampleRun, run_sample, sample
 from .stats import Stats, stats, unique
 
 #: Errors of long runs and of making puzzles, imported when first asked for (``localcount.Stopped``, ...).
-_LAZY = {
+LAZY = {
     "Stopped": "localcount.orchestration.runner",
     "CheckpointError": "localcount.orchestration.checkpoint",
     "ClusterError": "localcount.orchestration.cluster",
@@ -75,13 +75,13 @@ __all__ = [
     "iter_puzzles",
     "Numbered",
     "NotNumbered",
-]  # fmt: skip (and the names of _LAZY, left out so that a star import stays light)
+]  # fmt: skip (and the names of LAZY, left out so that a star import stays light)
 
 
 def __getattr__(name: str):
-    """The errors of ``_LAZY``, from their modules (so that importing the API stays light)."""
-    if name in _LAZY:
+    """The errors of ``LAZY``, from their modules (so that importing the API stays light)."""
+    if name in LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        return getattr(importlib.import_module(LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

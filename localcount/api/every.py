@@ -508,7 +508,7 @@ def grid_number(grid, variant: str | None = None) -> tuple:
 def _grid_rows(grid, variant) -> tuple:
     """(rows of 0/1 ints, variant) of a grid or a Puzzle."""
     from ..puzzle.solving import logic
-    from .puzzles import Puzzle, _cells, cells_of
+    from .puzzles import Puzzle, cells_of, grid_cells
 
     if isinstance(grid, Puzzle):
         model = grid.model
@@ -524,7 +524,7 @@ def _grid_rows(grid, variant) -> tuple:
             mask = out.filled
         filled = set(cells_of(mask, m))
         return [[int((r, c) in filled) for c in range(m)] for r in range(n)], variant
-    return _cells(grid), variant or "nonogram"
+    return grid_cells(grid), variant or "nonogram"
 
 
 def iter_puzzles(n: int, m: int | None = None, start: int = 1, *, variant: str = "nonogram", steps=None, build: bool = True,

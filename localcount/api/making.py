@@ -181,9 +181,9 @@ def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None
     ``timeout``: give up (DesignError) after this many seconds."""
     from ..puzzle.making import design as maker
     from ..puzzle.making import generate as gen
-    from .puzzles import _cells
+    from .puzzles import grid_cells
 
-    rows = _cells(grid)
+    rows = grid_cells(grid)
     n, m = len(rows), len(rows[0]) if rows else 0
     wanted = steps_range(steps)
     with usage_errors():

@@ -40,7 +40,7 @@ METHODS = ("auto", "search", "plain", "sat")
 # --- grids and clues in, grids out ---
 
 
-def _cells(grid) -> list:
+def grid_cells(grid) -> list:
     """Rows of 0/1 ints from lists, strings or a numpy array; PuzzleError if it is not a 0/1 grid."""
     if isinstance(grid, str):
         grid = [r.strip() for r in grid.replace("\n", "/").split("/") if r.strip()]
@@ -72,7 +72,7 @@ def parse_grid(grid) -> tuple:
         m = len(grid[0])
         if all(len(row) == m and not row.strip("01") for row in grid):  # the page's rows: read as numbers
             return grid_from_rows([int(row[::-1] or "0", 2) for row in grid], m), len(grid), m
-    rows = _cells(grid)
+    rows = grid_cells(grid)
     n, m = len(rows), len(rows[0]) if rows else 0
     return grid_from_rows([sum(v << c for c, v in enumerate(row)) for row in rows], m), n, m
 

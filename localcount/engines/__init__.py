@@ -5,6 +5,8 @@
   chooses the engine and paths for a size (count command, ``table``, scripts);
 * ``enumeration`` — the general kernel's index layout and orbit representatives in numpy: which
   borders are counted and the work of each shard, for planning without a compiled kernel;
+* ``codegen`` — source generators (strings, nothing compiled) for local logic in lockstep: the
+  statements the grid, stats and index engines' generated kernels propagate with;
 * ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
 * ``thin`` — the 2×m counter;
 * ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);
@@ -15,6 +17,6 @@
 * ``sample`` — random grids of any size to 62×62: the simple fraction, steps, and (asked) uniqueness.
 
 Engines may import ``lines``, ``clues`` and ``util``, never orchestration, results or cli,
-and not each other; ``sample`` also uses the single-puzzle search beside it (``puzzle.solving``,
+and not each other (``codegen``, no engine, is theirs to share); ``sample`` also uses the single-puzzle search beside it (``puzzle.solving``,
 imported inside its ``compute`` when uniqueness is asked for).  Importing this package, ``base`` or ``registry`` loads no engine.
 """

@@ -19,7 +19,7 @@ def _trailing_zeros(typingctx, x):
 
 
 @njit(cache=True)
-def _line_clue_into(line, length, out):
+def line_clue_into(line, length, out):
     """Write the clue of ``line`` into ``out``; return the number of runs.
 
     One step per run, without a branch per cell: a run starts at a 1 after
@@ -39,19 +39,19 @@ def _line_clue_into(line, length, out):
     return t
 
 
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)
-def _mask(length):
+def low_mask(length):
     """The mask of the low ``length`` bits (0 <= length <= 64) as uint64."""
     if length == 0:
         return np.uint64(0)
-    return _ALL >> np.uint64(64 - length)
+    return ALL >> np.uint64(64 - length)
 
 
 @njit(cache=True)
-def _reverse(x, length):
+def reverse_bits(x, length):
     """The low ``length`` bits of x in reverse order (1 <= length <= 64)."""
     x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << np.uint64(1))
     x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
@@ -63,7 +63,7 @@ def _reverse(x, length):
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def popcount(typingctx, x):
     """Number of set bits of a uint64 (one POPCNT instruction)."""
 
     def codegen(context, builder, signature, args):

@@ -2,12 +2,12 @@
 
 A board of n×m cells (each side at most ``solvers.MAX_BITS_LINE``) is four
 arrays of line words: ``rows1[r]``/``rows0[r]`` (bit c: cell (r, c) known
-filled/empty) and ``cols1[c]``/``cols0[c]`` (bit r).  ``_settle`` runs
+filled/empty) and ``cols1[c]``/``cols0[c]`` (bit r).  ``settle_board`` runs
 local logic to the fixpoint as ``puzzle.solving.logic.settle`` does, pass
 for pass: full passes, rows then columns, lines in order, a line skipped
 when none of its cells changed since its last update, a contradiction
 returned at the first line with no fitting pattern, a yesnogram's rows
-solved complemented; each line by ``solvers._line_options_bits``.  What it
+solved complemented; each line by ``solvers.line_options_bits_kernel``.  What it
 did is written into arrays: the line updates that decided cells
 (``trace``) and the cells known after each half pass (``halves``).
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .solvers import _line_options_bits
+from .solvers import line_options_bits_kernel
 
 
 @njit(cache=True)
@@ -44,9 +44,9 @@ def _pass(todo, count, length, base, ones, zeros, cross_ones, cross_zeros, clues
             continue
         clue = clues[starts[base + i] : starts[base + i + 1]]
         if complemented:  # the complemented row is a nonogram row: its 1s are our 0s
-            can1, can0 = _line_options_bits(clue, clue.size, length, zeros[i], ones[i], Q)
+            can1, can0 = line_options_bits_kernel(clue, clue.size, length, zeros[i], ones[i], Q)
         else:
-            can0, can1 = _line_options_bits(clue, clue.size, length, ones[i], zeros[i], Q)
+            can0, can1 = line_options_bits_kernel(clue, clue.size, length, ones[i], zeros[i], Q)
         if (can0 | can1) != full:
             return i, crossing, learnt, at
         new1 = can1 & ~can0 & ~ones[i]
@@ -74,7 +74,7 @@ def _pass(todo, count, length, base, ones, zeros, cross_ones, cross_zeros, clues
 
 
 @njit(cache=True)
-def _settle(n, m, rows1, rows0, cols1, cols0, clues, starts, yes, rows_todo, cols_todo, Q, trace, halves):
+def settle_board(n, m, rows1, rows0, cols1, cols0, clues, starts, yes, rows_todo, cols_todo, Q, trace, halves):
     """``logic.settle`` on the line arrays: (bad line code or -1, trace entries, halves entries, cells learnt).
 
     A line code is a row's index, or n + a column's."""

@@ -20,12 +20,12 @@ import numpy as np
 from numba import njit
 
 MAX_LINE = 64
-#: Longest line ``_line_options_bits`` handles: positions 0..L+1 must fit a uint64.
+#: Longest line ``line_options_bits_kernel`` handles: positions 0..L+1 must fit a uint64.
 MAX_BITS_LINE = 62
 
 
 def make_scratch(max_len: int = MAX_LINE) -> tuple:
-    """Work arrays for ``_line_options`` on lines up to max_len cells."""
+    """Work arrays for ``line_options_kernel`` on lines up to max_len cells."""
     runs = (max_len + 1) // 2 + 1
     return (
         np.zeros((runs + 1, max_len + 3), np.uint8),
@@ -36,7 +36,7 @@ def make_scratch(max_len: int = MAX_LINE) -> tuple:
 
 
 @njit(cache=True)
-def _line_options(clue, t, length, known1, known0, F, G, bad, cover):
+def line_options_kernel(clue, t, length, known1, known0, F, G, bad, cover):
     """(can0, can1): masks of the cells that are 0 / 1 in some pattern fitting
     the first t entries of ``clue`` and the known cells (known1 filled, known0
     empty).  A cell in neither mask means no pattern fits (a contradiction)."""
@@ -108,7 +108,7 @@ def line_options(clue, length: int, known1: int = 0, known0: int = 0) -> tuple:
     arr = np.zeros(max(1, len(clue)), np.int64)
     arr[: len(clue)] = clue
     F, G, bad, cover = make_scratch(length)
-    can0, can1 = _line_options(arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover)
+    can0, can1 = line_options_kernel(arr, len(clue), length, np.uint64(known1), np.uint64(known0), F, G, bad, cover)
     return int(can0), int(can1)
 
 
@@ -172,8 +172,8 @@ def _reach_down(x, a, steps):
 
 
 @njit(cache=True)
-def _line_options_bits(clue, t, length, known1, known0, Q):
-    """``_line_options`` for lines up to MAX_BITS_LINE cells by word operations.
+def line_options_bits_kernel(clue, t, length, known1, known0, Q):
+    """``line_options_kernel`` for lines up to MAX_BITS_LINE cells by word operations.
 
     Q: scratch of at least t + 1 uint64 words.
     """
@@ -214,5 +214,5 @@ def line_options_bits(clue, length: int, known1: int = 0, known0: int = 0) -> tu
     arr = np.zeros(max(1, len(clue)), np.int64)
     arr[: len(clue)] = clue
     Q = np.zeros(len(clue) + 1, np.uint64)
-    can0, can1 = _line_options_bits(arr, len(clue), length, np.uint64(known1), np.uint64(known0), Q)
+    can0, can1 = line_options_bits_kernel(arr, len(clue), length, np.uint64(known1), np.uint64(known0), Q)
     return int(can0), int(can1)

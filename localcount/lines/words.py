@@ -1,6 +1,6 @@
 """The word-operation line solver on Python ints: any line length, no numba.
 
-The same algorithm as ``solvers._line_options_bits`` (read its comment for
+The same algorithm as ``solvers.line_options_bits_kernel`` (read its comment for
 the derivation), with Python's unbounded ints as the words, so a line may
 have any number of cells.  Bits above position L + 1 never reach the cells:
 ``W`` masks the only left shift that could carry them, and ``Z`` holds the

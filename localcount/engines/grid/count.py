@@ -107,7 +107,7 @@ def context(
     variant: str = "nonogram",
     kernel: str | None = None,
 ) -> Context:
-    """Tables for counting n×m grids; lines longer than table_max use the line solvers (linesolve).
+    """Tables for counting n×m grids; lines longer than table_max use the line solvers (``lines.solvers``).
 
     ``specialized``: count with the kernel generated for n×m (None: when the
     size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
@@ -156,7 +156,7 @@ def solve_grids(grids, n: int, m: int, **table_opts) -> tuple:
     arr = np.asarray([int(g) for g in grids], dtype=np.uint64)
     if n * m == 0:
         return np.ones(len(arr), np.int64), np.zeros(len(arr), np.uint64)
-    return kernel._solve_grids(arr, n, m, *ctx.args())
+    return kernel.solve_grids(arr, n, m, *ctx.args())
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_op
         return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
         return ctx.spec_kernel(group, parallel=True)(arr, p.inner_bits, group, *ctx.spec_args())
-    return kernel._count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
+    return kernel.count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
 
 
 def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
@@ -204,7 +204,7 @@ def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
         return int(ctx.spec_kernel(group, parallel=False)(unit, p.inner_bits, group, *ctx.spec_args()))
-    return int(kernel._count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
+    return int(kernel.count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
 
 
 def estimate_seconds(

@@ -1,6 +1,6 @@
 """Lanes of grids as LLVM vectors, looked up by table gathers: the numba intrinsics of the gather kernels.
 
-The lanes of ``lockstep`` look up each line of each grid with a scalar load.
+The lanes of ``codegen.lockstep`` look up each line of each grid with a scalar load.
 Here the W grids of a step (W in WIDTHS) are the W elements of an LLVM
 vector, and every line of a half pass is one ``llvm.masked.gather`` of W
 64-bit entries (``vpgatherqq``: 4 elements on AVX2, 8 on AVX-512; LLVM
@@ -10,18 +10,18 @@ is line 0's new knowledge, already spread to the crossing layout
 (``gather_table``); line i's is that word shifted left by i
 (``tables.spread_table``: line i's cell c goes to bit ``c*lines + i``).  The
 half pass ORs the W shifted words of every line, which is the crossing
-layout's whole knowledge, as ``lockstep._half_pass`` does.
+layout's whole knowledge, as ``codegen.half_pass`` does.
 
 * ``half_pass(lines, length, lanes)``: one half pass of one direction.  Its
   arguments are the gather table, the W grids in this direction's layout
   (their lines' cells), the W knowledge words in that layout and their
   counts of known cells; it returns the W words in the crossing layout,
-  their counts, and whether to go on (``lockstep._lockstep``'s rule).
+  their counts, and whether to go on (``codegen.lockstep``'s rule).
 * ``lane_setup(m, lanes, spec)``: the start of a step, the W grids' rows
   that differ (``spec``), their words in both layouts and their first row
   pass (``first_table``), from what the lanes share.
 
-So the propagation loop (``lockstep._gather_lockstep``) is vector code but
+So the propagation loop (``codegen.gather_lockstep``) is vector code but
 for its branch: numba passes the tuples in registers, and LLVM folds the
 round trips between vectors and tuples of consecutive calls.  The shapes are
 constants of the emitted code, so each shape is its own intrinsic (cached
@@ -123,7 +123,7 @@ def _emit_half(ir, cgutils, builder, data, grids, words, lines: int, length: int
 
 def _emit_stop(ir, cgutils, builder, new, known, full: int):
     """(counts, active): the known cells of each lane of ``new``, and an i1 that is 1 while some lane is
-    unsolved and changed (its count grew: knowledge only grows), as ``lockstep._lockstep`` tests."""
+    unsolved and changed (its count grew: knowledge only grows), as ``codegen.lockstep`` tests."""
     vt = new.type
     counts = _ctpop(ir, cgutils, builder, new)
     unsolved = builder.icmp_unsigned("!=", new, ir.Constant(vt, [full] * vt.count))
@@ -199,7 +199,7 @@ def _emit_setup(ir, cgutils, builder, arrays, scalars, lanes: int, m: int, spec)
 @functools.cache
 def lane_setup(m: int, lanes: int, spec: tuple):
     """The intrinsic ``f(rspread, rfirst, index, extra, grid, cols, known) -> (GR, GC, KC, counts)`` that starts
-    the ``lanes`` grids of a step (``lockstep._gather_lockstep``'s inputs) as vectors.
+    the ``lanes`` grids of a step (``codegen.gather_lockstep``'s inputs) as vectors.
 
     Lane g's enumeration index is ``index | g``; ``spec`` says which rows
     differ between the lanes: (row, shift, mask, lshift) per row, whose

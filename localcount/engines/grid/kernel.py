@@ -7,15 +7,15 @@ No I/O and no validation here (``count.py`` does that).  Word helpers
   ``KC`` is the same knowledge in column layout (bit ``c*n + r``).  Both are
   kept up to date, so a line's known cells are one shift and mask away.
 * A line's update is ``table[p << L | k]`` (``tables.line_table``) or, for
-  lines too long for a table, ``linesolve._line_options_bits`` (word
-  operations; the dynamic program ``_line_options`` beyond 62 cells).
+  lines too long for a table, ``lines.solvers.line_options_bits_kernel`` (word
+  operations; the dynamic program ``line_options_kernel`` beyond 62 cells).
 * Propagation stops when the grid is solved, or when a half pass (all rows or
   all columns) changes nothing after the other half has run: a line update is
   idempotent, so the other lines' inputs have not changed either and a full
   pass would change nothing.
 * The final knowledge does not depend on the order of the line updates
   (each update is monotone and only adds knowledge, so all orders reach the
-  same least fixpoint); ``_count_unit`` therefore starts with the columns
+  same least fixpoint); ``count_unit`` therefore starts with the columns
   when only the rows need the (slower) line solver.
 
 Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
@@ -44,8 +44,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...lines.bits import _ALL, _line_clue_into, _mask, _reverse
-from ...lines.solvers import MAX_BITS_LINE, _line_options, _line_options_bits
+from ...lines.bits import ALL, line_clue_into, low_mask, reverse_bits
+from ...lines.solvers import MAX_BITS_LINE, line_options_bits_kernel, line_options_kernel
 from ..base import GROUP_IDS
 
 STUCK = 0
@@ -57,18 +57,18 @@ _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def _border_weight(border, n, m):
+def border_weight(border, n, m):
     """Orbit size of a border if it is its orbit's representative, else 0."""
     if n == 1:
-        rev = _reverse(border, m)
+        rev = reverse_bits(border, m)
         if rev < border:
             return 0
         return 1 if rev == border else 2
     mm = np.uint64(m)
     a = border >> mm
-    b = border & _mask(m)
-    ra = _reverse(a, m)
-    rb = _reverse(b, m)
+    b = border & low_mask(m)
+    ra = reverse_bits(a, m)
+    rb = reverse_bits(b, m)
     k_v = (b << mm) | a
     k_h = (ra << mm) | rb
     k_vh = (rb << mm) | ra
@@ -94,9 +94,9 @@ def _cell_images(r, c, n):
 def _square_border_mask(border, n):
     """The border code of an n×n square (SQUARE layout, see module doc) as a Grid mask."""
     side = n - 2
-    right = border & _mask(side)
-    left = (border >> np.uint64(side)) & _mask(side)
-    bottom = (border >> np.uint64(2 * side)) & _mask(n)
+    right = border & low_mask(side)
+    left = (border >> np.uint64(side)) & low_mask(side)
+    bottom = (border >> np.uint64(2 * side)) & low_mask(n)
     top = border >> np.uint64(2 * side + n)
     grid = top | (bottom << np.uint64((n - 1) * n))
     for r in range(1, n - 1):
@@ -106,7 +106,7 @@ def _square_border_mask(border, n):
 
 
 @njit(cache=True)
-def _square_weight(border, n):
+def square_weight(border, n):
     """Orbit size of a square's border under its 8 symmetries if it is the least, else 0."""
     grid = _square_border_mask(border, n)
     images = np.zeros(8, np.uint64)
@@ -129,9 +129,9 @@ def _representatives(border_bits, n, m, group):
     for b in range(1 << border_bits):
         w = 1
         if group == FLIPS:
-            w = _border_weight(np.uint64(b), n, m)
+            w = border_weight(np.uint64(b), n, m)
         elif group == SQUARE:
-            w = _square_weight(np.uint64(b), n)
+            w = square_weight(np.uint64(b), n)
         out[b] = w > 0
     return out
 
@@ -141,11 +141,11 @@ def _square_rows(index, n, rows):
     """Rows of the n×n grid at an enumeration index of the SQUARE layout."""
     side = n - 2
     inner = side * side
-    mask_side = _mask(side)
+    mask_side = low_mask(side)
     border = index >> np.uint64(inner)
     right = border & mask_side
     left = (border >> np.uint64(side)) & mask_side
-    rows[n - 1] = (border >> np.uint64(2 * side)) & _mask(n)
+    rows[n - 1] = (border >> np.uint64(2 * side)) & low_mask(n)
     rows[0] = border >> np.uint64(2 * side + n)
     for r in range(1, n - 1):
         middle = (index >> np.uint64((r - 1) * side)) & mask_side
@@ -157,7 +157,7 @@ def _square_rows(index, n, rows):
 
 
 @njit(cache=True)
-def _spread(i, x, lines, length, spread, use_table):
+def spread_line(i, x, lines, length, spread, use_table):
     """Cells x of line i, moved to the crossing layout (bit c -> c*lines + i)."""
     if use_table:
         return spread[i, x]
@@ -169,13 +169,13 @@ def _spread(i, x, lines, length, spread, use_table):
 
 
 @njit(cache=True)
-def _update_line_by_solver(p, k, length, clue, t, F, G, bad, cover, Q):
+def update_line_by_solver(p, k, length, clue, t, F, G, bad, cover, Q):
     """New known mask of a line whose true cells are p (clue: t runs) and known cells k, without a table."""
-    full = _mask(length)
+    full = low_mask(length)
     if length <= MAX_BITS_LINE:
-        can0, can1 = _line_options_bits(clue, t, length, p & k, ~p & k & full, Q)
+        can0, can1 = line_options_bits_kernel(clue, t, length, p & k, ~p & k & full, Q)
     else:
-        can0, can1 = _line_options(clue, t, length, p & k, ~p & k & full, F, G, bad, cover)
+        can0, can1 = line_options_kernel(clue, t, length, p & k, ~p & k & full, F, G, bad, cover)
     return full & ~(can0 & can1)
 
 
@@ -189,15 +189,15 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
     when its known cells are what the solver last returned for it (``last``):
     a line update is idempotent.
     """
-    mask_m = _mask(m)
-    mask_n = _mask(n)
-    total = _mask(n * m)
+    mask_m = low_mask(m)
+    mask_n = low_mask(n)
+    total = low_mask(n * m)
     if not flags[0]:
         for r in range(n):
-            last[r] = _ALL
+            last[r] = ALL
     if not flags[1]:
         for c in range(m):
-            last[n + c] = _ALL
+            last[n + c] = ALL
     KR = np.uint64(0)
     KC = np.uint64(0)
     first = True
@@ -211,13 +211,13 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             elif k == last[r] or k == mask_m:
                 continue
             else:
-                if last[r] == _ALL:
-                    nruns[r] = _line_clue_into(rows[r], m, clues[r])
-                nk = _update_line_by_solver(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
+                if last[r] == ALL:
+                    nruns[r] = line_clue_into(rows[r], m, clues[r])
+                nk = update_line_by_solver(rows[r], k, m, clues[r], nruns[r], F, G, bad, cover, Q)
                 last[r] = nk
             if nk != k:
                 KR |= nk << sh
-                KC |= _spread(r, nk & ~k, n, m, rspread, flags[2])
+                KC |= spread_line(r, nk & ~k, n, m, rspread, flags[2])
                 changed = True
         if KR == total:
             return SOLVED, KR
@@ -233,13 +233,13 @@ def _propagate(rows, cols, n, m, rtab, ctab, rspread, cspread, flags, clues, nru
             elif k == last[n + c] or k == mask_n:
                 continue
             else:
-                if last[n + c] == _ALL:
-                    nruns[n + c] = _line_clue_into(cols[c], n, clues[n + c])
-                nk = _update_line_by_solver(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
+                if last[n + c] == ALL:
+                    nruns[n + c] = line_clue_into(cols[c], n, clues[n + c])
+                nk = update_line_by_solver(cols[c], k, n, clues[n + c], nruns[n + c], F, G, bad, cover, Q)
                 last[n + c] = nk
             if nk != k:
                 KC |= nk << sh
-                KR |= _spread(c, nk & ~k, m, n, cspread, flags[3])
+                KR |= spread_line(c, nk & ~k, m, n, cspread, flags[3])
                 changed = True
         if KR == total:
             return SOLVED, KR
@@ -255,9 +255,9 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
     their mere presence stops numba/LLVM from optimising the loop (measured
     8x slower).  Returns (status, known mask).
     """
-    mask_m = _mask(m)
-    mask_n = _mask(n)
-    total = _mask(n * m)
+    mask_m = low_mask(m)
+    mask_n = low_mask(n)
+    total = low_mask(n * m)
     mm = np.uint64(m)
     nn = np.uint64(n)
     KR = np.uint64(0)
@@ -294,7 +294,7 @@ def _propagate_tables(rows, cols, n, m, rtab, ctab, rspread, cspread):
 
 
 @njit(cache=True)
-def _scratch(n, m):
+def scratch_arrays(n, m):
     """Per-thread work arrays: rows, cols, each line's clue, run count and last
     solver result, and the line solvers' arrays."""
     big = max(n, m)
@@ -316,21 +316,21 @@ def _scratch(n, m):
 @njit(cache=True)
 def _load_grid(grid, n, m, rows, cols, rspread, flags):
     """Fill rows and cols from a Grid-layout bit mask."""
-    mask_m = _mask(m)
-    mask_n = _mask(n)
+    mask_m = low_mask(m)
+    mask_n = low_mask(n)
     colword = np.uint64(0)
     for r in range(n):
         p = (grid >> np.uint64(r * m)) & mask_m
         rows[r] = p
-        colword |= _spread(r, p, n, m, rspread, flags[2])
+        colword |= spread_line(r, p, n, m, rspread, flags[2])
     for c in range(m):
         cols[c] = (colword >> np.uint64(c * n)) & mask_n
 
 
 @njit(cache=True)
-def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
+def solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
     """Status and final known mask of each grid in an array of Grid bit masks."""
-    rows, cols, clues, nruns, last, F, G, bad, cover, Q = _scratch(n, m)
+    rows, cols, clues, nruns, last, F, G, bad, cover, Q = scratch_arrays(n, m)
     status = np.zeros(len(grids), np.int64)
     known = np.zeros(len(grids), np.uint64)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
@@ -346,11 +346,11 @@ def _solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
 
 
 @njit(cache=True)
-def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
+def count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
     """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
-    rows, cols, clues, nruns, last, F, G, bad, cover, Q = _scratch(n, m)
-    mask_m = _mask(m)
-    mask_n = _mask(n)
+    rows, cols, clues, nruns, last, F, G, bad, cover, Q = scratch_arrays(n, m)
+    mask_m = low_mask(m)
+    mask_n = low_mask(n)
     # row r's shift in the enumeration index (layout: row 0, row n-1, rows 1..n-2)
     shifts = np.zeros(max(n, 1), np.uint64)
     if n >= 2:
@@ -376,9 +376,9 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
         start = base | (np.uint64(s) << np.uint64(step_bits))
         weight = 1
         if group == FLIPS:
-            weight = _border_weight(start >> np.uint64(border_low), n, m)
+            weight = border_weight(start >> np.uint64(border_low), n, m)
         elif group == SQUARE:
-            weight = _square_weight(start >> np.uint64(border_low), n)
+            weight = square_weight(start >> np.uint64(border_low), n)
         if weight == 0:
             continue
         solved = 0
@@ -391,7 +391,7 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
                     rows[r] = (index >> shifts[r]) & mask_m
             colword = np.uint64(0)
             for r in range(n):
-                colword |= _spread(r, rows[r], n, m, rspread, flags[2])
+                colword |= spread_line(r, rows[r], n, m, rspread, flags[2])
             for c in range(m):
                 cols[c] = (colword >> np.uint64(c * n)) & mask_n
             if fast:
@@ -410,9 +410,9 @@ def _count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fla
 
 
 @njit(cache=True, parallel=True)
-def _count_units(units, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
-    """``_count_unit`` for each unit of an array, spread over numba threads."""
+def count_units(units, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
+    """``count_unit`` for each unit of an array, spread over numba threads."""
     out = np.zeros(len(units), np.int64)
     for i in prange(len(units)):
-        out[i] = _count_unit(units[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
+        out[i] = count_unit(units[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
     return out

@@ -1,6 +1,6 @@
 """Kernels specialised per size: generated Python source, compiled by numba, cached on disk.
 
-``kernel._count_unit`` loops over rows and columns; with n and m known the
+``kernel.count_unit`` loops over rows and columns; with n and m known the
 loops can be unrolled and every shift becomes a constant.  Beyond that the
 generated code changes one thing in the algorithm's *order*, not its
 result: within a half pass every row (or column) reads the knowledge as it
@@ -23,7 +23,7 @@ pass decides, like every m x 1 grid, never reaches it.
 The kernel has variants (KERNELS) that count the same grids in the same
 order: "lanes", the scalar lanes above, and "gather4"/"gather8", whose 4
 or 8 lanes run each half pass as vector gathers (``gather``,
-``lockstep._gather_lockstep``) over 64-bit gather tables; their entry
+``codegen.gather_lockstep``) over 64-bit gather tables; their entry
 points take those two tables after the others.  ``choice`` picks one per
 CPU; the lanes source is the same with or without the variants.
 
@@ -43,18 +43,18 @@ import pathlib
 
 from ...lines import bits, solvers
 from ...util import generated
-from ..lockstep import (  # noqa: F401 (LANES: part of this module's API)
+from ..codegen import (  # noqa: F401 (LANE_BITS: part of this module's API)
+    COLUMN_MODES,
     LANE_BITS,
     LANES,
-    _gather_lockstep,
-    _half_pass,
-    _lockstep,
-    _solver_half_pass,
-    _u,
+    first_row_pass,
+    gather_lockstep,
+    lockstep,
+    u64,
 )
 from . import gather, kernel
 
-#: Where the count's lanes ask whether to stop (``lockstep.CHECKS``): after every half pass.  Its four
+#: Where the count's lanes ask whether to stop (``codegen.CHECKS``): after every half pass.  Its four
 #: lanes gained nothing from "round" on an AMD EPYC (1.014, medians of 5 rounds on every 128th unit of 6x6).
 COUNT_CHECK = "half"
 
@@ -77,29 +77,19 @@ def _entry_args(kernel_name: str) -> str:
 
 
 def _solve_lines(n: int, m: int, lanes: int, columns: str = "table", gathers: bool = False) -> list:
-    """``_lockstep`` (or ``_gather_lockstep``) after a first row pass, then the solved lanes added to ``solved``."""
+    """``codegen.lockstep`` (or ``codegen.gather_lockstep``) after a first row pass, then the solved lanes added to ``solved``."""
     if gathers and lanes > 1:
-        body = _gather_lockstep(n, m, lanes)
+        body = gather_lockstep(n, m, lanes)
     else:
-        body = _lockstep(n, m, lanes, columns, check=COUNT_CHECK)
+        body = lockstep(n, m, lanes, columns, done="rows", check=COUNT_CHECK)
     body.append("solved += " + " + ".join(f"np.int64(known{g} == {n * m})" for g in range(lanes)))
     return body
-
-
-def _first_pass(rows, m: int, name, kc: str, base: str) -> list:
-    """Statements for the first row pass of ``rows`` (nothing known yet: the entry is table[p << m]).
-
-    Sets ``kc`` (column layout) to ``base`` (None: nothing) plus what these rows deduce.
-    """
-    out = [f"f{r} = np.uint64(rtab[{name(r)} << {_u(m)}])" for r in rows]
-    out.append(f"{kc} = " + " | ".join([base or "np.uint64(0)"] + [f"rspread[{r}, f{r}]" for r in rows]))
-    return out
 
 
 def _gather_start(fixed, shared, lane_spec: dict, m: int, setup: str, index: str) -> list:
     """The statement starting the lanes of a gather step: ``setup`` (``gather.lane_setup``) of the lane
     rows, from the rows the lanes share (fixed: ``r{r}``; shared: ``r{r}_s``)."""
-    words = [f"(r{r} << {_u(r * m)})" for r in fixed] + [f"(r{r}_s << {_u(r * m)})" for r in shared]
+    words = [f"(r{r} << {u64(r * m)})" for r in fixed] + [f"(r{r}_s << {u64(r * m)})" for r in shared]
     extra = "(" + ", ".join(spec[3] for spec in lane_spec.values()) + ",)"
     grid = " | ".join(["np.uint64(0)"] + words)
     return [f"GR, GC, KCs, knowns = {setup}(rspread, rfirst, {index}, {extra}, {grid}, colshared, stepC)"]
@@ -133,7 +123,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
     def step(lanes: int, index: str) -> list:
         out = [f"r{r}_s = {decode[r].format(index=index)}" for r in shared]
         out.append("colshared = " + " | ".join(["colbase"] + [f"rspread[{r}, r{r}_s]" for r in shared]))
-        out += _first_pass(shared, m, lambda r: f"r{r}_s", "stepC", "blockC")
+        out += first_row_pass(shared, m, lambda r: f"r{r}_s", "stepC", "blockC")
         if gathers and lanes > 1:
             out += _gather_start(fixed, shared, lane_spec, m, setup, index)
             return out + _solve_lines(n, m, lanes, columns, gathers)
@@ -144,12 +134,12 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
             out += [f"r{r}_{g} = {decode[r].format(index=lane_index)}" for r in lane_rows]
             out.append("colword = " + " | ".join(["colshared"] + [f"rspread[{r}, r{r}_{g}]" for r in lane_rows]))
             for j in range(m):
-                sh = f" >> {_u(j * n)}" if j else ""
-                out.append(f"c{j}_{g} = (colword{sh}) & {_u(mask_n)}")
+                sh = f" >> {u64(j * n)}" if j else ""
+                out.append(f"c{j}_{g} = (colword{sh}) & {u64(mask_n)}")
                 if columns != "table":
                     out.append(f"l{j}_{g} = ALL")
                     out.append(f"t{j}_{g} = 0")
-            out += _first_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KC{g}", "stepC")
+            out += first_row_pass(lane_rows, m, lambda r, g=g: f"r{r}_{g}", f"KC{g}", "stepC")
         return out + _solve_lines(n, m, lanes, columns, gathers)
 
     if gathers and not lane_rows:  # no row varies in a block (n <= 2): one grid a step, no lanes to set up
@@ -162,11 +152,6 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
     lines.append("    for j in range(1 << step_bits):")
     lines += ["        " + x for x in step(1, "(start | np.uint64(j))")]
     return "\n".join(indent + x for x in lines)
-
-
-#: How the generated kernels update columns: by the line table, or by the word
-#: line solver with or without a spread table (columns longer than the tables).
-COLUMN_MODES = ("table", "solver+spread", "solver")
 
 
 def _gather_header(n: int, m: int, kernel_name: str) -> str:
@@ -204,15 +189,15 @@ def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -
             shifts[r] = (n - 2 - r) * m
     border_low = (n - 2) * m if n >= 2 else 0
     fixed = [0, n - 1] if n >= 2 else []
-    decode = {r: f"(({{index}} >> {_u(shifts[r])}) & {_u(mask_m)})" for r in range(n) if r not in fixed}
+    decode = {r: f"(({{index}} >> {u64(shifts[r])}) & {u64(mask_m)})" for r in range(n) if r not in fixed}
     lane_rows = [r for r in decode if shifts[r] < lane_bits]
     lane_spec = {r: (shifts[r], mask_m, 0, "np.uint64(0)") for r in lane_rows}
     setup = ""
     if kernel_name != "lanes" and lane_rows:
         setup = _lane_spec_source("_rows_setup", m, width(kernel_name), lane_spec)
-    border = [f"r{r} = (start >> {_u(shifts[r])}) & {_u(mask_m)}" for r in fixed]
+    border = [f"r{r} = (start >> {u64(shifts[r])}) & {u64(mask_m)}" for r in fixed]
     border.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
-    border += _first_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
+    border += first_row_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     border = "\n".join(" " * 8 + x for x in border)
     loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ", columns, kernel_name, lane_spec, "_rows_setup")
     square = _square_source(n, kernel_name) if n == m >= 2 and columns == "table" else ""
@@ -220,18 +205,18 @@ def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -
     if columns != "table":
         runs = (n + 1) // 2 + 1
         scratch = (
-            f"    _rows, _cols, _clues, _nruns, _last, F, G, bad, cover, Q = _scratch({n}, {m})\n"
+            f"    _rows, _cols, _clues, _nruns, _last, F, G, bad, cover, Q = scratch_arrays({n}, {m})\n"
             f"    clues = np.zeros(({LANES * m}, {runs}), np.int64)\n"
         )
 
-    return f'''"""Generated by localcount.specialize for {n}x{m}; do not edit (see that module)."""
+    return f'''"""Generated by localcount.engines.grid.specialize for {n}x{m}; do not edit (see that module)."""
 
 # Digest of the modules called here {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
 import numpy as np
 from numba import njit, prange
 
-from localcount.engines.grid.kernel import _border_weight, _scratch, _spread, _square_weight, _update_line_by_solver
-from localcount.lines.bits import _line_clue_into, _popcount
+from localcount.engines.grid.kernel import border_weight, scratch_arrays, spread_line, square_weight, update_line_by_solver
+from localcount.lines.bits import line_clue_into, popcount
 {_gather_header(n, m, kernel_name)}
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 {setup}
@@ -249,7 +234,7 @@ def _count_rows(unit, inner_bits, group, {args}):
         start = base | (np.uint64(s) << np.uint64(step_bits))
         weight = 1
         if group == 1:
-            weight = _border_weight(start >> {_u(border_low)}, {n}, {m})
+            weight = border_weight(start >> {u64(border_low)}, {n}, {m})
             if weight == 0:
                 continue
 {border}
@@ -285,19 +270,19 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     mask = (1 << n) - 1
     fixed = []
     for r in range(1, n - 1):
-        left = f"((left >> {_u(r - 1)}) & np.uint64(1))"
-        right = f"(((right >> {_u(r - 1)}) & np.uint64(1)) << {_u(n - 1)})"
+        left = f"((left >> {u64(r - 1)}) & np.uint64(1))"
+        right = f"(((right >> {u64(r - 1)}) & np.uint64(1)) << {u64(n - 1)})"
         fixed.append(f"        e{r} = {left} | {right}")
     decode = {}
     for r in range(1, n - 1):
-        sh = f" >> {_u((r - 1) * side)}" if r > 1 else ""
-        decode[r] = f"(e{r} | ((({{index}}{sh}) & {_u(mask_side)}) << np.uint64(1)))"
+        sh = f" >> {u64((r - 1) * side)}" if r > 1 else ""
+        decode[r] = f"(e{r} | ((({{index}}{sh}) & {u64(mask_side)}) << np.uint64(1)))"
     lane_rows = [r for r in decode if (r - 1) * side < lane_bits]
     lane_spec = {r: ((r - 1) * side, mask_side, 1, f"e{r}") for r in lane_rows}
     setup = ""
     if kernel_name != "lanes" and lane_rows:
         setup = "\n" + _lane_spec_source("_square_setup", n, width(kernel_name), lane_spec)
-    first = _first_pass([0, n - 1], n, lambda r: f"r{r}", "blockC", None)
+    first = first_row_pass([0, n - 1], n, lambda r: f"r{r}", "blockC", None)
     fixed.append("        colbase = rspread[0, r0] | rspread[" + str(n - 1) + f", r{n - 1}]")
     fixed += ["        " + x for x in first]
     loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ", "table", kernel_name, lane_spec, "_square_setup")
@@ -312,14 +297,14 @@ def _count_square(unit, inner_bits, {args}):
     total = 0
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
-        border = start >> {_u(interior_bits)}
-        weight = _square_weight(border, {n})
+        border = start >> {u64(interior_bits)}
+        weight = square_weight(border, {n})
         if weight == 0:
             continue
-        right = border & {_u(mask_side)}
-        left = (border >> {_u(side)}) & {_u(mask_side)}
-        r{n - 1} = (border >> {_u(2 * side)}) & {_u(mask)}
-        r0 = border >> {_u(2 * side + n)}
+        right = border & {u64(mask_side)}
+        left = (border >> {u64(side)}) & {u64(mask_side)}
+        r{n - 1} = (border >> {u64(2 * side)}) & {u64(mask)}
+        r0 = border >> {u64(2 * side + n)}
 {fixed_src}
         solved = 0
 {loop}

@@ -60,14 +60,14 @@ def codes(
         if parallel:
             return mod.codes(g0, count, max(CHUNK, 1 << m), *tables)
         out = np.zeros(count, np.int8)
-        mod._run(g0, count, *tables, np.zeros(1, np.int64), out)
+        mod.run(g0, count, *tables, np.zeros(1, np.int64), out)
         return out
     from . import kernel
 
     if parallel:
-        return kernel._codes(g0, count, CHUNK, n, m, *tables)
+        return kernel.codes_threaded(g0, count, CHUNK, n, m, *tables)
     out = np.zeros(count, np.int8)
-    kernel._codes_into(g0, count, n, m, *tables, out)
+    kernel.codes_into(g0, count, n, m, *tables, out)
     return out
 
 
@@ -89,5 +89,5 @@ def hist(n: int, m: int, g0: int, count: int, variant: str = "nonogram", generat
     if generated:
         fast.module(n, m).hist_into(g0, count, *tables, out)
     else:
-        kernel._hist_into(g0, count, n, m, *tables, out)
+        kernel.hist_into(g0, count, n, m, *tables, out)
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...lines.bits import _mask
+from ...lines.bits import low_mask
 
 
 @njit(cache=True, inline="always")
@@ -27,7 +27,7 @@ def _half(lines, count, length, tab, spread, K, other):
     ``K`` is the known mask in this direction's layout, ``other`` in the crossing one; returns (K, other,
     the cells it learnt, or-ed over the lines: 0 if it learnt none).
     """
-    mask = _mask(length)
+    mask = low_mask(length)
     shift = np.uint64(length)
     learnt = np.uint64(0)
     for i in range(count):
@@ -44,7 +44,7 @@ def _half(lines, count, length, tab, spread, K, other):
 @njit(cache=True)
 def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
     """0 if local logic does not solve the grid (rows ``rows``, columns ``cols``), else 1 + its steps."""
-    full = _mask(n * m)
+    full = low_mask(n * m)
     KR = np.uint64(0)  # known cells, bit r*m + c
     KC = np.uint64(0)  # the same, bit c*n + r
     half = 1  # odd halves update the rows, even ones the columns
@@ -66,8 +66,8 @@ def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
 @njit(cache=True)
 def _load(g, n, m, rev, rspread, rows, cols):
     """Fill ``rows`` and ``cols`` (line-table layout) with the grid numbered g."""
-    mask_m = _mask(m)
-    mask_n = _mask(n)
+    mask_m = low_mask(m)
+    mask_n = low_mask(n)
     colword = np.uint64(0)
     for r in range(n):
         p = np.uint64(rev[(g >> np.uint64((n - 1 - r) * m)) & mask_m])
@@ -93,24 +93,24 @@ def _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist, out):
 
 
 @njit(cache=True)
-def _codes_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, out):
+def codes_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, out):
     """``out[j]`` = the code of grid g0 + j for j < count."""
     _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, np.zeros(1, np.int64), out)
 
 
 @njit(cache=True)
-def _hist_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist):
+def hist_into(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist):
     """Add 1 to ``hist[code]`` for each grid g0 .. g0 + count - 1."""
     _run(g0, count, n, m, rev, rtab, ctab, rspread, cspread, hist, np.zeros(0, np.int8))
 
 
 @njit(cache=True, parallel=True)
-def _codes(g0, count, chunk, n, m, rev, rtab, ctab, rspread, cspread):
+def codes_threaded(g0, count, chunk, n, m, rev, rtab, ctab, rspread, cspread):
     """The codes of grids g0 .. g0 + count - 1 (int8), in chunks of ``chunk`` over numba threads."""
     out = np.zeros(count, np.int8)
     pieces = (count + chunk - 1) // chunk
     for i in prange(pieces):
         lo = i * chunk
         hi = min(count, lo + chunk)
-        _codes_into(g0 + lo, hi - lo, n, m, rev, rtab, ctab, rspread, cspread, out[lo:hi])
+        codes_into(g0 + lo, hi - lo, n, m, rev, rtab, ctab, rspread, cspread, out[lo:hi])
     return out

@@ -1,9 +1,9 @@
 """The sampler's kernel: for each grid (rows as machine words), its clues, then local logic from all unknown.
 
-``_sample`` writes each grid's steps (the half pass, rows first, in which
+``sample_grids`` writes each grid's steps (the half pass, rows first, in which
 its last cell became known, as ``puzzle.solving.logic.difficulty`` counts
 them; 0 when local logic leaves cells unknown) and whether local logic
-decided nothing at all.  Local logic is ``lines.board._settle``; a grid's
+decided nothing at all.  Local logic is ``lines.board.settle_board``; a grid's
 own clues never contradict it.  ``tests/test_sample.py`` compares the steps
 with ``logic.difficulty`` on random grids of many sizes.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...lines.board import _settle
+from ...lines.board import settle_board
 
 
 @njit(cache=True)
@@ -34,7 +34,7 @@ def _runs_into(word, length, clues, at):
 
 
 @njit(cache=True)
-def _sample(rows, n, m, steps, stuck):
+def sample_grids(rows, n, m, steps, stuck):
     """For grid g (``rows[g, r]``: row r, bit c = cell (r, c)): ``steps[g]`` and ``stuck[g]`` (module doc)."""
     one = np.uint64(1)
     cols = np.zeros(m, np.uint64)
@@ -65,7 +65,7 @@ def _sample(rows, n, m, steps, stuck):
         rows0[:] = 0
         cols1[:] = 0
         cols0[:] = 0
-        _, _, half, learnt = _settle(n, m, rows1, rows0, cols1, cols0, clues, starts, False, all_rows, all_cols, Q,
+        _, _, half, learnt = settle_board(n, m, rows1, rows0, cols1, cols0, clues, starts, False, all_rows, all_cols, Q,
                                      trace, halves)  # fmt: skip
         steps[g] = 0
         if learnt == n * m:

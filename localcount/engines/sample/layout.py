@@ -190,11 +190,11 @@ class SampleLayout(Layout):
     def compute(self, shard: int) -> tuple:
         import numpy as np
 
-        from .kernel import _sample
+        from .kernel import sample_grids
 
         rows = self.grids(shard)
         steps, stuck = np.zeros(len(rows), np.int64), np.zeros(len(rows), np.bool_)
-        _sample(rows, self.n, self.m, steps, stuck)
+        sample_grids(rows, self.n, self.m, steps, stuck)
         solved = steps[steps > 0]
         found = np.bincount(solved) if len(solved) else np.zeros(0, np.int64)
         pairs = [x for k in np.flatnonzero(found) for x in (int(k), int(found[k]))]
@@ -224,20 +224,20 @@ class SampleLayout(Layout):
     def warm(self, parallel: bool = False) -> None:
         import numpy as np
 
-        from .kernel import _sample
+        from .kernel import sample_grids
 
-        _sample(np.zeros((1, 1), np.uint64), 1, 1, np.zeros(1, np.int64), np.zeros(1, np.bool_))
+        sample_grids(np.zeros((1, 1), np.uint64), 1, 1, np.zeros(1, np.int64), np.zeros(1, np.bool_))
 
     def estimate_one_core(self) -> float:
         import time
 
         import numpy as np
 
-        from .kernel import _sample
+        from .kernel import sample_grids
 
         rows = self.grids(0)[:ESTIMATE_GRIDS]
         start = time.perf_counter()
-        _sample(rows, self.n, self.m, np.zeros(len(rows), np.int64), np.zeros(len(rows), np.bool_))
+        sample_grids(rows, self.n, self.m, np.zeros(len(rows), np.int64), np.zeros(len(rows), np.bool_))
         return (time.perf_counter() - start) * self.count / max(1, len(rows))
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:

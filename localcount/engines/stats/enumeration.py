@@ -51,7 +51,7 @@ def stats_shards(n: int, m: int, shards, path: str = "rows", symmetry: str = "fl
         one, many = mod.stats_shard, mod.stats_shards
         args = specialize.shard_args(prep, depth, SYMMETRIES[symmetry])
     else:
-        one, many = kernel._stats_shard, kernel._stats_shards
+        one, many = kernel.stats_shard, kernel.stats_shards
         args = (depth, rows, cols, SYMMETRIES[symmetry], cols_first, prep.pat_start, prep.pats, prep.rev, prep.cid_n,
                 prep.base, prep.max_group, *prep.tables)  # fmt: skip
     if parallel:

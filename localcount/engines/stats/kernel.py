@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...lines.bits import _mask
+from ...lines.bits import low_mask
 from ..base import GROUP_IDS
 from .measures import GRIDS, HIST, SOLVABLE, SOLVED_NOT_UNIQUE, STUCK_START, UNIQUE
 
@@ -47,7 +47,7 @@ FLIPS = GROUP_IDS["flips"]
 def _half_pass(pats, lines, length, K, other, tab, spread):
     """Every line of one direction updated from ``K`` (its layout; line i's cells ``pats[i]``) by ``tab``:
     (K, other, changed), the new cells spread into ``other``, the crossing layout."""
-    mask = _mask(length)
+    mask = low_mask(length)
     shift = np.uint64(length)
     changed = False
     for i in range(lines):
@@ -71,7 +71,7 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
     The plain kernel's loop (version 2); version 3 runs the count's generated
     lockstep passes instead (``specialize``).
     """
-    total = _mask(n * m)
+    total = low_mask(n * m)
     KR = np.uint64(0)
     KC = np.uint64(0)
     rounds = 0
@@ -111,7 +111,7 @@ def _tuple_weight(clue, n, C, rev, group):
 
 
 @njit(cache=True)
-def _tuple_weight_full(clue, n, C, rev, group, order):
+def tuple_weight_full(clue, n, C, rev, group, order):
     """Orbit size of a whole row-clue tuple under FLIPS if it is its orbit's least, else 0 (vector version 3).
 
     Tuples are compared in shard order (``order``: row 0, row n-1, rows 1 ..
@@ -143,7 +143,7 @@ def _tuple_weight_full(clue, n, C, rev, group, order):
 
 
 @njit(cache=True)
-def _row_order(n):
+def row_order(n):
     """Rows in shard order: row 0, row n-1, rows 1 .. n-2."""
     order = np.zeros(max(n, 1), np.int64)
     if n >= 2:
@@ -158,7 +158,7 @@ def _group_stats(
     clue, n, m, cols_first, pat_start, pats, cid_n, base, rtab, ctab, rspread, cspread, keys, rows, cols, acc
 ):
     """Add the measures of one row-clue group (unweighted) into ``acc``."""
-    mask_n = _mask(n)
+    mask_n = low_mask(n)
     pick = np.zeros(n, np.int64)
     size = 1
     for r in range(n):
@@ -213,10 +213,10 @@ def _group_stats(
 
 
 @njit(cache=True)
-def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out):  # fmt: skip
+def stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, out):  # fmt: skip
     """Add the symmetry-weighted measures of one shard into ``out`` (see module doc)."""
     C = len(pat_start) - 1
-    order = _row_order(n)
+    order = row_order(n)
     clue = np.zeros(n, np.int64)
     s = shard
     for i in range(depth - 1, -1, -1):
@@ -247,11 +247,11 @@ def _stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, ci
 
 
 @njit(cache=True, parallel=True)
-def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, width):  # fmt: skip
-    """``_stats_shard`` for each shard of an array (one output row each), over numba threads."""
+def stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, cid_n, base, max_group, rtab, ctab, rspread, cspread, width):  # fmt: skip
+    """``stats_shard`` for each shard of an array (one output row each), over numba threads."""
     out = np.zeros((len(shards), width), np.int64)
     for i in prange(len(shards)):
-        _stats_shard(
+        stats_shard(
             shards[i],
             depth,
             n,
@@ -273,7 +273,7 @@ def _stats_shards(shards, depth, n, m, group, cols_first, pat_start, pats, rev, 
     return out
 
 
-#: Widest digit of the radix sort in ``_singletons`` (a 2^RADIX_BITS histogram stays in the L1 cache);
+#: Widest digit of the radix sort in ``count_singletons`` (a 2^RADIX_BITS histogram stays in the L1 cache);
 #: fewer keys take narrower digits, so that clearing the histogram costs no more than a pass.
 RADIX_BITS = 12
 #: Fewer keys than this are sorted by comparison instead.
@@ -327,7 +327,7 @@ def _singletons_hashed(keys, nk, table, size):
 
 
 @njit(cache=True)
-def _singletons(keys, nk, tmp, key_bits):
+def count_singletons(keys, nk, tmp, key_bits):
     """How many of ``keys[:nk]`` (non-negative, below 2^key_bits) occur exactly once.
 
     Up to HASH_MAX keys (and a ``tmp`` of at least twice as many entries) by

@@ -4,7 +4,7 @@ One enumeration gives every measure.  The grids of a row-clue group (the
 product of each row clue's patterns, as in ``kernel``) are enumerated by
 nested loops over the first rows and a flat odometer over the last two or three (``flat_count``),
 STATS_LANES grids at a time; each lane runs the lockstep propagation that the
-count's generated kernels run (``engines.lockstep._lockstep``, the
+count's generated kernels run (``engines.codegen.lockstep``, the
 same source), here counting its half passes: a solved lane's steps.  Rows
 first, the first row pass knows nothing yet, so it depends on the row clues
 alone: it is done once per group, and the first column pass reads a table
@@ -39,19 +39,19 @@ import numpy as np
 from ...lines import bits
 from ...lines.tables import clue_ids
 from ...util import generated
-from ..lockstep import _lockstep, _or_tree, _u
+from ..codegen import lockstep, or_tree, u64
 from . import kernel
 from .measures import GRIDS, HIST, SOLVABLE, STUCK_START, UNIQUE, steps_at
 
-#: Grids a stats kernel propagates in lockstep.  Fewer than the count's ``lockstep.LANES`` (4): lanes of one
+#: Grids a stats kernel propagates in lockstep.  Fewer than the count's ``codegen.LANES`` (4): lanes of one
 #: group differ more than the count's (whole rows of one clue against two cells), so 4 lanes ride along
 #: for 1.33x the half passes their grids need (6x6, 40 shards), 2 lanes for 1.15x.  Measured one thread on
 #: samples of shards, alternated, 2026-11-26, AMD EPYC, time of 2 lanes against 4: 6x6 rows 0.93, 5x8 rows
 #: 0.89, 5x8 transposed 0.78, 6x7 rows 0.98 (3 lanes: 6x6 0.94, 5x8 rows 0.94; 1 lane: 6x6 1.05).
 STATS_LANES = 2
-#: When the lanes' lockstep asks whether to stop (``lockstep.CHECKS``): only after each round's second half.
+#: When the lanes' lockstep asks whether to stop (``codegen.CHECKS``): only after each round's second half.
 #: Two lanes that differ in whole rows end apart, and the exit is one unpredictable branch per round instead
-#: of one per half pass: 0.975 of the time with the OR tree (``lockstep._or_tree``), on every 40th shard of
+#: of one per half pass: 0.975 of the time with the OR tree (``codegen.or_tree``), on every 40th shard of
 #: 6x6, one thread, alternated shard by shard, 2026-11-27, AMD EPYC (each alone, on 6x6's every 160th
 #: shard: the round's check 0.96, the tree 0.93-0.98; the count's four lanes gain from neither).
 STATS_CHECK = "round"
@@ -108,7 +108,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     """``_group``: add the measures of one row-clue group into ``acc`` (unweighted); its last ``nflat`` rows flat.
 
     Every lane starts after its first two half passes, its knowledge in ``KR{g}``, so the lockstep runs
-    rows first (``_lockstep``'s "cols").  Rows first, the first row pass depends on the row clues alone
+    rows first (``codegen.lockstep``'s done="columns").  Rows first, the first row pass depends on the row clues alone
     (nothing known yet: the cells common to every pattern of each clue), the same for every grid of the
     group: ``k1``; the first column pass then updates column j from its cells and k1's column j alone, read
     from ``fc[j, column cells]``, filled once per group.  Columns first (the transposed path), ``fc``
@@ -126,10 +126,10 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     if rows_first:
         out.append(
             "k1 = "
-            + " | ".join(f"rspread[{r}, np.uint64(rtab[pats[pat_start[clue[{r}]]] << {_u(m)}])]" for r in range(n))
+            + " | ".join(f"rspread[{r}, np.uint64(rtab[pats[pat_start[clue[{r}]]] << {u64(m)}])]" for r in range(n))
         )
         out += [
-            f"if k1 == {_u(full)}:",  # every row clue fixes its row: one grid, solved by the first row pass
+            f"if k1 == {u64(full)}:",  # every row clue fixes its row: one grid, solved by the first row pass
             f"    sums[{GRIDS}] += w * size",
             f"    sums[{SOLVABLE}] += w * size",
             f"    sums[{UNIQUE}] += w * size",
@@ -164,22 +164,24 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         body += [f"r{r}_{g} = flat_rows[{k}, t + {g}]" for k, r in enumerate(flat)]
         body.append(f"colword{g} = {prev_w} | flat_w[t + {g}]")
         for j in range(m):
-            sh = f" >> {_u(j * n)}" if j else ""
-            body.append(f"c{j}_{g} = (colword{g}{sh}) & {_u(mask_n)}")
-        body.append(f"KR{g} = " + _or_tree([f"fc[{j}, c{j}_{g}]" for j in range(m)]))
+            sh = f" >> {u64(j * n)}" if j else ""
+            body.append(f"c{j}_{g} = (colword{g}{sh}) & {u64(mask_n)}")
+        body.append(f"KR{g} = " + or_tree([f"fc[{j}, c{j}_{g}]" for j in range(m)]))
     # The nested rows of lane g are the shared ones.
     for r in nested:
         body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
     body += [f"v{g} = np.int64(t + {g} < tot)" for g in range(lanes)]
     # Rows first, a lane has run two half passes before the loop (the lockstep counts one).
+    # After the loop each valid lane (v, 0 or 1) that ends solved adds 1 to the counter of its steps.
     steps = "hist[w, {} + 1]" if rows_first else "hist[w, {}]"
-    body += _lockstep(n, m, lanes, steps=steps, first="cols", check=STATS_CHECK)
+    body += lockstep(n, m, lanes, steps=True, done="columns", check=STATS_CHECK)
+    body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
     k = key_columns(n)
     mask_k = (1 << (k * n)) - 1
     chunks = []
     for j in range(0, m, k):
-        word = f"(colword{{g}} >> {_u(j * n)})" if j else "colword{g}"
-        chunks.append(f"np.int64(ktab[{word} & {_u(mask_k)}]) * {base**j}")
+        word = f"(colword{{g}} >> {u64(j * n)})" if j else "colword{g}"
+        chunks.append(f"np.int64(ktab[{word} & {u64(mask_k)}]) * {base**j}")
     key = " + ".join(chunks)
 
     # Branch-free: a lane past the group's end (v 0) counts nowhere; a stuck lane's key
@@ -194,7 +196,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         ]
     out += [d2 + x for x in body]
     tail = f"""
-single = _singletons(keys, nk, tmp, {(base**m - 1).bit_length()})
+single = count_singletons(keys, nk, tmp, {(base**m - 1).bit_length()})
 sums[{GRIDS}] += w * size
 sums[{SOLVABLE}] += w * solved
 sums[{UNIQUE}] += w * (solved + single)
@@ -231,8 +233,8 @@ def source(n: int, m: int, base: int, first: str = "rows", lanes: int = STATS_LA
 import numpy as np
 from numba import njit, prange
 
-from localcount.engines.stats.kernel import _row_order, _singletons, _tuple_weight_full
-from localcount.lines.bits import _popcount
+from localcount.engines.stats.kernel import count_singletons, row_order, tuple_weight_full
+from localcount.lines.bits import popcount
 
 
 @njit(cache=True)
@@ -252,15 +254,15 @@ def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, t
 
 @njit(cache=True)
 def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab, ctab, rspread, cspread, out):
-    """Add the symmetry-weighted measures of one shard into ``out`` (``kernel._stats_shard``'s enumeration)."""
+    """Add the symmetry-weighted measures of one shard into ``out`` (``kernel.stats_shard``'s enumeration)."""
     C = len(pat_start) - 1
-    order = _row_order({n})
+    order = row_order({n})
     clue = np.zeros({n}, np.int64)
     s = shard
     for i in range(depth - 1, -1, -1):
         clue[order[i]] = s % C
         s //= C
-    # Uninitialised (a key is written before it is read, ``_singletons`` fills what it reads of tmp): a shard
+    # Uninitialised (a key is written before it is read, ``count_singletons`` fills what it reads of tmp): a shard
     # touches only as much as its groups need (np.zeros cleared 2 x 16 MB for each of 6x6's 9261 shards).
     keys = np.empty(max_group, np.int64)
     tmp = np.empty(max_group, np.int64)
@@ -280,7 +282,7 @@ def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab
         for i in range({n - 1}, depth - 1, -1):
             clue[order[i]] = x % C
             x //= C
-        w = _tuple_weight_full(clue, {n}, C, rev, group, order)
+        w = tuple_weight_full(clue, {n}, C, rev, group, order)
         if w == 0:
             continue
         _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, tmp, flat_rows, flat_w, fc, sums, hist)

@@ -13,7 +13,7 @@ where some other pattern with the row's clue, agreeing with the row off
 *difference* ``a ^ p`` (p a line with a's clue) that lies inside ``U``: a
 subset-OR (zeta) transform over the 2^m sets, built once per row ``a`` in
 O(m·2^m) word operations and then a single lookup per update.  The other
-row uses the word-operation line solver (``lines.solvers._line_options_bits``).
+row uses the word-operation line solver (``lines.solvers.line_options_bits_kernel``).
 Updates alternate until ``U`` is empty (solved) or a row changes nothing
 after the other (stuck: a line update is idempotent, so nothing else can
 change; the fixpoint does not depend on the order, see ``engines.grid.kernel``).
@@ -42,8 +42,8 @@ import time
 import numpy as np
 from numba import njit
 
-from ...lines.bits import _line_clue_into, _reverse
-from ...lines.solvers import _line_options_bits
+from ...lines.bits import line_clue_into, reverse_bits
+from ...lines.solvers import line_options_bits_kernel
 
 
 @njit(cache=True)
@@ -52,7 +52,7 @@ def _clue_keys(m):
     keys = np.empty(1 << m, np.int64)
     runs = np.zeros(m + 1, np.int64)
     for x in range(1 << m):
-        t = _line_clue_into(np.uint64(x), m, runs)
+        t = line_clue_into(np.uint64(x), m, runs)
         key = 0
         pos = 0
         for i in range(t):
@@ -123,7 +123,7 @@ def _still_unknown(x, U, clue, t, m, Q):
     """The cells of U that the line x (clue[:t]) leaves unknown when it knows every cell off U."""
     full = np.uint64((1 << m) - 1)
     known = full & ~np.uint64(U)
-    can0, can1 = _line_options_bits(clue, t, m, np.uint64(x) & known, ~np.uint64(x) & known, Q)
+    can0, can1 = line_options_bits_kernel(clue, t, m, np.uint64(x) & known, ~np.uint64(x) & known, Q)
     return np.int64(np.uint64(U) & can0 & can1)
 
 
@@ -148,23 +148,23 @@ def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
     Q = np.zeros(m + 2, np.uint64)
     total = 0
     for a in range(a_lo, a_hi):
-        ra = np.int64(_reverse(np.uint64(a), m))
+        ra = np.int64(reverse_bits(np.uint64(a), m))
         if symmetric and ra < a:
             continue  # (ra, rb) has the smaller index for every b
         if table:
             _zeta_table(a, m, order, start[a], end[a], T)
-        ta = _line_clue_into(np.uint64(a), m, clue_a)
+        ta = line_clue_into(np.uint64(a), m, clue_a)
         for b in range(a if symmetric else 0, 1 << m):
             w = 1
             if symmetric:
-                rb = np.int64(_reverse(np.uint64(b), m))
+                rb = np.int64(reverse_bits(np.uint64(b), m))
                 w = _orbit_weight(a, b, ra, rb, m)
                 if w == 0:
                     continue
             U = a ^ b
             U = np.int64(T[U]) if table else _still_unknown(a, U, clue_a, ta, m, Q)
             if U:
-                tb = _line_clue_into(np.uint64(b), m, clue_b)
+                tb = line_clue_into(np.uint64(b), m, clue_b)
                 while True:
                     after_b = _still_unknown(b, U, clue_b, tb, m, Q)
                     if after_b == U:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ...lines.colours import line_options
 from ..model import Clued
 from .probing import Clock, OutOfTime
-from .search import BRANCHING, LINE, NO_SOLUTION, PROBING, Search, _verdict
+from .search import BRANCHING, LINE, NO_SOLUTION, PROBING, Search, verdict_of
 
 CONTRADICTION, STUCK, SOLVED = "contradiction", "stuck", "solved"
 
@@ -197,7 +197,7 @@ def search(
             stack.extend((b, depth + 1) for b in reversed(tries))
     out.nodes, out.probes, out.seconds = counts["nodes"], counts["probes"], clock.elapsed()
     out.complete = not out.stopped
-    out.verdict = _verdict(len(out.solutions), out.complete)
+    out.verdict = verdict_of(len(out.solutions), out.complete)
     return out
 
 

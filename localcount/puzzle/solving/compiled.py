@@ -1,13 +1,13 @@
 """Local logic and probing compiled (numba): ``logic.settle``'s passes, skips and steps, and ``probing.probe``'s
 tries, on boards of at most 62 cells a side.
 
-Local logic is ``lines.board._settle``: the same algorithm as ``logic.settle``
+Local logic is ``lines.board.settle_board``: the same algorithm as ``logic.settle``
 and ``logic._pass``, statement for statement: full passes, rows then columns, lines in order, a line skipped
 when none of its cells changed since its last update, a contradiction
 returned at the first line that has no fitting pattern (the board as it is
 then), a yesnogram's rows solved complemented.  A line is a machine word
 (bit j: cell j), so a side may have at most ``lines.solvers.MAX_BITS_LINE``
-cells, and a line is solved by ``lines.solvers._line_options_bits``, the
+cells, and a line is solved by ``lines.solvers.line_options_bits_kernel``, the
 word solver that ``lines.words`` runs on Python ints.  What it does is
 written into arrays: the board's four line arrays, the line updates that
 decided cells (``trace``) and the known cells after each half pass
@@ -35,7 +35,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from ...lines.board import _settle
+from ...lines.board import settle_board
 from ...lines.solvers import MAX_BITS_LINE
 
 #: The longest side a compiled board may have (a line is one machine word).
@@ -64,7 +64,7 @@ def settle(rows1: list, rows0: list, cols1: list, cols0: list, row_clues, col_cl
     Q = np.zeros(max(n, m) // 2 + 3, np.uint64)
     trace = np.zeros((n * m + 1, 3), np.uint64)
     halves = np.zeros(2 * n * m + 4, np.int64)
-    bad, at, half, learnt = _settle(n, m, *arrays, flat, starts, bool(yes), np.uint64(rows_todo),
+    bad, at, half, learnt = settle_board(n, m, *arrays, flat, starts, bool(yes), np.uint64(rows_todo),
                                     np.uint64(cols_todo), Q, trace, halves)  # fmt: skip
     for lines, array in zip((rows1, rows0, cols1, cols0), arrays):
         lines[:] = array.tolist()
@@ -100,8 +100,8 @@ def _set(b, n, r, c, value):
 
 @njit(cache=True)
 def _settle_vector(b, n, m, clues, starts, yes, rows_todo, cols_todo, Q, trace, halves):
-    """``_settle`` on a board vector: (contradiction?, cells learnt)."""
-    bad, _, _, learnt = _settle(n, m, b[:n], b[n : 2 * n], b[2 * n : 2 * n + m], b[2 * n + m :], clues, starts, yes,
+    """``settle_board`` on a board vector: (contradiction?, cells learnt)."""
+    bad, _, _, learnt = settle_board(n, m, b[:n], b[n : 2 * n], b[2 * n : 2 * n + m], b[2 * n + m :], clues, starts, yes,
                                 rows_todo, cols_todo, Q, trace, halves)  # fmt: skip
     return bad >= 0, learnt
 

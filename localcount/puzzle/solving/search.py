@@ -133,7 +133,7 @@ def search(
         stack.extend((child, depth + 1) for child in reversed(children))  # a stack pops the last: the first child
     out.nodes, out.probes, out.seconds = counts["nodes"], counts["probes"], clock.elapsed()
     out.complete = not out.stopped
-    out.verdict = _verdict(len(out.solutions), out.complete)
+    out.verdict = verdict_of(len(out.solutions), out.complete)
     return out
 
 
@@ -145,7 +145,7 @@ def _found(p: Puzzle, board, out: Search, counts: dict) -> None:
     counts["solutions"] = len(out.solutions)
 
 
-def _verdict(found: int, complete: bool) -> str:
+def verdict_of(found: int, complete: bool) -> str:
     if complete:
         return NO_SOLUTION if not found else UNIQUE if found == 1 else MULTIPLE
     return UNDECIDED if not found else SOME if found == 1 else MULTIPLE

@@ -1,13 +1,23 @@
 """Source generators for local logic on bit masks, in lockstep: what every generated kernel propagates with.
 
-The count's kernels (``engines.grid.specialize``) and the statistics' kernels
-(``engines.stats.specialize``) are generated per size; both propagate local
-logic with the statements written here, so a count and its statistics run
-one kernel source.  A half pass updates every line of one direction from the
-knowledge in that direction's layout (``KR``: bit ``r*m + c``, ``KC``: bit
-``c*n + r``), by the line table or, for columns too long for one, the word
-line solver; LANES grids run the passes side by side until every lane has
-stopped (module doc of ``engines.grid.specialize``).
+The count's kernels (``engines.grid.specialize``), the statistics' kernels
+(``engines.stats.specialize``) and the numbering's kernels
+(``engines.index.fast``) are generated per size; all propagate local logic
+with the statements written here, so a count, its statistics and the index
+run one kernel source.  A half pass updates every line of one direction from
+the knowledge in that direction's layout (``KR``: bit ``r*m + c``, ``KC``:
+bit ``c*n + r``), by the line table or, for columns too long for one, the
+word line solver; LANES grids run the passes side by side until every lane
+has stopped (module doc of ``engines.grid.specialize``).
+
+The names the statements use, which the generated module defines or
+imports: the tables ``rtab``, ``ctab``, ``rspread`` and ``cspread``; a lane
+g's rows ``r{i}_{g}`` and columns ``c{i}_{g}`` (cells of the line, in the
+line tables' layout); ``np`` (numpy) and ``popcount`` (``lines.bits``); for
+solver columns also ``ALL``, ``clues``, the scratch ``F, G, bad, cover, Q``
+(``engines.grid.kernel.scratch_arrays``), ``line_clue_into``
+(``lines.bits``), ``update_line_by_solver`` and ``spread_line``
+(``engines.grid.kernel``).
 
 Strings only: no numba and no engine is imported here (``engines`` packages
 may import this module; it imports none of them).
@@ -16,11 +26,12 @@ may import this module; it imports none of them).
 from __future__ import annotations
 
 
-def _u(x: int) -> str:
+def u64(x: int) -> str:
+    """The source of the constant x as a numpy uint64."""
     return f"np.uint64({x})"
 
 
-def _or_tree(terms: list) -> str:
+def or_tree(terms: list) -> str:
     """The OR of source expressions as a balanced tree: ``((a | b) | c) | (d | e)`` is three ORs deep where
     ``a | b | c | d | e`` is four (six terms: three against five), and LLVM keeps the grouping.  Where the lookups feeding it are on a lane's
     critical path (the statistics' two lanes), that is shorter: measured 0.93 of the time on 6x6 (the count's
@@ -28,10 +39,21 @@ def _or_tree(terms: list) -> str:
     if len(terms) == 1:
         return terms[0]
     half = (len(terms) + 1) // 2
-    return f"({_or_tree(terms[:half])} | {_or_tree(terms[half:])})"
+    return f"({or_tree(terms[:half])} | {or_tree(terms[half:])})"
 
 
-def _half_pass(lines: int, length: int, word: str, other: str, name, table: str, spread: str) -> list:
+def first_row_pass(rows, m: int, name, kc: str, base: str | None) -> list:
+    """Statements for the first row pass of ``rows`` (nothing known yet: the entry is table[p << m]).
+
+    Sets ``kc`` (column layout) to ``base`` (None: nothing) plus what these rows deduce; row r's cells are
+    ``name(r)``, its result ``f{r}``.
+    """
+    out = [f"f{r} = np.uint64(rtab[{name(r)} << {u64(m)}])" for r in rows]
+    out.append(f"{kc} = " + " | ".join([base or "np.uint64(0)"] + [f"rspread[{r}, f{r}]" for r in rows]))
+    return out
+
+
+def half_pass(lines: int, length: int, word: str, other: str, name, table: str, spread: str) -> list:
     """Source lines updating every line of one direction from ``word``; the result goes to ``other``.
 
     ``word`` holds the knowledge in this direction's layout.  A line's new
@@ -43,72 +65,79 @@ def _half_pass(lines: int, length: int, word: str, other: str, name, table: str,
     mask = (1 << length) - 1
     out = []
     for i in range(lines):
-        shift = f" >> {_u(i * length)}" if i else ""
-        out.append(f"k{i} = np.uint64({table}[({name(i)} << {_u(length)}) | (({word}{shift}) & {_u(mask)})])")
-    out.append(f"{other} = " + _or_tree([f"{spread}[{i}, k{i}]" for i in range(lines)]))
+        shift = f" >> {u64(i * length)}" if i else ""
+        out.append(f"k{i} = np.uint64({table}[({name(i)} << {u64(length)}) | (({word}{shift}) & {u64(mask)})])")
+    out.append(f"{other} = " + or_tree([f"{spread}[{i}, k{i}]" for i in range(lines)]))
     return out
 
 
-def _solver_half_pass(lines: int, length: int, word: str, other: str, name, g: int, spread_table: bool) -> list:
-    """``_half_pass`` for columns too long for a table: the word line solver.
+def solver_half_pass(lines: int, length: int, word: str, other: str, name, g: int, spread_table: bool) -> list:
+    """``half_pass`` for columns too long for a table: the word line solver.
 
     Column i of lane g gets its clue on its first update (``t{i}_{g}``, in
     ``clues[g * lines + i]``) and keeps the solver's last result in
     ``l{i}_{g}`` (``ALL`` before the first): a column whose knowledge is that
     result, or complete, is not solved again (a line update is idempotent).
     """
-    mask = _u((1 << length) - 1)
+    mask = u64((1 << length) - 1)
     out = []
     for i in range(lines):
-        shift = f" >> {_u(i * length)}" if i else ""
+        shift = f" >> {u64(i * length)}" if i else ""
         row = f"clues[{g * lines + i}]"
         out += [
             f"k{i} = ({word}{shift}) & {mask}",
             f"if k{i} != l{i}_{g} and k{i} != {mask}:",
             f"    if l{i}_{g} == ALL:",
-            f"        t{i}_{g} = _line_clue_into({name(i)}, {length}, {row})",
-            f"    k{i} = _update_line_by_solver({name(i)}, k{i}, {length}, {row}, t{i}_{g}, F, G, bad, cover, Q)",
+            f"        t{i}_{g} = line_clue_into({name(i)}, {length}, {row})",
+            f"    k{i} = update_line_by_solver({name(i)}, k{i}, {length}, {row}, t{i}_{g}, F, G, bad, cover, Q)",
             f"    l{i}_{g} = k{i}",
         ]
     if spread_table:
         out.append(f"{other} = " + " | ".join(f"cspread[{i}, k{i}]" for i in range(lines)))
     else:
         out.append(
-            f"{other} = " + " | ".join(f"_spread({i}, k{i}, {lines}, {length}, cspread, False)" for i in range(lines))
+            f"{other} = "
+            + " | ".join(f"spread_line({i}, k{i}, {lines}, {length}, cspread, False)" for i in range(lines))
         )
     return out
 
 
-#: Grids propagated in lockstep by the generated kernels (more independent work
+#: Grids propagated in lockstep by the count's generated kernels (more independent work
 #: per step); a power of two.  Measured on 6x6, one thread: 2 -> 1.14x, 4 -> 1.17x,
 #: 8 -> 1.06x over one lane; with the shared first pass 4 lanes still beat 2 and 8
 #: (10.4 s against 12.0 s and 12.6 s on the A/B sample).
 LANES = 4
 LANE_BITS = LANES.bit_length() - 1
 
+#: How the columns are updated: by the line table, or by the word line solver with or without a
+#: spread table (columns longer than the tables).
+COLUMN_MODES = ("table", "solver+spread", "solver")
 
-#: Where ``_lockstep`` asks whether any lane is still active: after each half pass, or only after the
+#: Which half pass every lane has done before ``lockstep``'s loop: the loop runs the other one first.
+DONE = ("rows", "columns")
+
+#: Where ``lockstep`` asks whether any lane is still active: after each half pass, or only after the
 #: second half of each round (a lane that stopped after the first half rides along the second unchanged).
 CHECKS = ("half", "round")
 
 
-def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "", first: str = "rows",
-              check: str = "half") -> list:  # fmt: skip
+def lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: bool = False, done: str = "rows",
+             check: str = "half") -> list:  # fmt: skip
     """Statements propagating ``lanes`` grids in lockstep to their fixpoints.
 
-    Each lane starts after its first half pass (rows: ``KC{g}`` set; columns:
-    ``KR{g}`` set), so the loop runs the other half, then the first again.
+    ``done``: the half pass every lane has done before the loop: "rows"
+    (``KC{g}`` set), so the loop runs the columns, then the rows; or
+    "columns" (``KR{g}`` set), so it runs the rows, then the columns.
     Every lane runs until all lanes have stopped: a solved lane stays solved
     and a stuck lane is at a fixpoint, so extra passes change neither.  The
     lines go inline into the enumeration loop (numba will not inline a
     function with this many arguments).  After the loop ``known{g}`` is the
     number of cells lane g knows.
-    ``steps``, if given, is a counter with a ``{}`` for the step (e.g.
-    ``hist[w, {}]``): after the loop, each valid lane (``v{g}``, 0 or 1, set
-    before) that ends solved adds 1 to the counter of the step that solved
-    it (``st{g}``: half passes, the first one included, up to that one), kept
-    in a register meanwhile, so the loop writes no memory (``u{g}``: 1 while
-    lane g is unsolved).
+    ``columns``: one of COLUMN_MODES.
+    ``steps``: also count each lane's steps, in registers (the loop writes
+    no memory): after the loop ``st{g}`` is, for a lane that ends solved, the
+    half passes up to the one that solved it, the one before the loop
+    included, and ``u{g}`` is 1 while lane g is unsolved, else 0.
     ``check``: "half" leaves the loop after any half pass that left every lane
     stopped; "round" looks only after the second half of each round.  The
     statistics' two lanes, which differ in whole rows, run faster with one
@@ -117,13 +146,17 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "
     """
     if check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}, not {check!r}")
-    full = _u((1 << (n * m)) - 1)
+    if done not in DONE:
+        raise ValueError(f"done must be one of {DONE}, not {done!r}")
+    if columns not in COLUMN_MODES:
+        raise ValueError(f"columns must be one of {COLUMN_MODES}, not {columns!r}")
+    full = u64((1 << (n * m)) - 1)
     cols = (m, n, "KC", "KR", "c", "ctab", "cspread")
     rows = (n, m, "KR", "KC", "r", "rtab", "rspread")
-    halves = (cols, rows) if first == "rows" else (rows, cols)
+    halves = (cols, rows) if done == "rows" else (rows, cols)
     # Knowledge only grows, so a half pass changed something iff it raised the
     # number of known cells (``known{g}``, counted in either layout).
-    body = [f"known{g} = _popcount({halves[0][2]}{g})" for g in range(lanes)]
+    body = [f"known{g} = popcount({halves[0][2]}{g})" for g in range(lanes)]
     if steps:
         body += [f"st{g} = 1" for g in range(lanes)]
     body.append("while True:")
@@ -131,15 +164,13 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "
         for g in range(lanes):
             name = lambda i, g=g, pat=pat: f"{pat}{i}_{g}"
             if pat == "c" and columns != "table":
-                half = _solver_half_pass(
-                    lines, length, f"{word}{g}", f"{other}{g}", name, g, columns == "solver+spread"
-                )
+                half = solver_half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, g, columns == "solver+spread")
             else:
-                half = _half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)
+                half = half_pass(lines, length, f"{word}{g}", f"{other}{g}", name, table, spread)
             body += ["    " + line for line in half]
         for g in range(lanes):
             body.append(f"    o{g} = known{g}")
-            body.append(f"    known{g} = _popcount({other}{g})")
+            body.append(f"    known{g} = popcount({other}{g})")
             if steps:
                 body.append(f"    u{g} = np.int64({other}{g} != {full})")
                 body.append(f"    st{g} += np.int64(o{g} != {n * m})")
@@ -152,20 +183,18 @@ def _lockstep(n: int, m: int, lanes: int, columns: str = "table", steps: str = "
             active = " | ".join(f"(({other}{g} != {full}) & (known{g} != o{g}))" for g in range(lanes))
         body.append(f"    if not ({active}):")
         body.append("        break")
-    if steps:
-        body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
     return body
 
 
-def _gather_lockstep(n: int, m: int, lanes: int) -> list:
-    """``_lockstep`` (check "half", table columns) with each half pass one call of a gather intrinsic.
+def gather_lockstep(n: int, m: int, lanes: int) -> list:
+    """``lockstep`` (done "rows", check "half", table columns) with each half pass one call of a gather intrinsic.
 
     The generated module defines ``_rows_half`` and ``_cols_half``
     (``engines.grid.gather.half_pass``) and the gather tables ``rgat`` and
     ``cgat``; the lanes' grids are the tuples ``GR`` (row layout) and ``GC``
     (column layout), their first row pass ``KCs`` and its counts of known
     cells ``knowns`` (``gather.lane_setup``).  The intrinsic says when to
-    stop, by the rule of ``_lockstep``, and after the loop ``known{g}`` is
+    stop, by the rule of ``lockstep``, and after the loop ``known{g}`` is
     the number of cells lane g knows, as there: only the lookups moved.
     """
     body = ["while True:"]
