@@ -119,6 +119,53 @@ def test_settle_switches_itself_to_compiled_once_work_is_slow():
     assert logic._compiled is None and len(told) == 1
 
 
+def test_no_switch_that_must_compile_when_the_time_left_is_shorter_than_compiling(monkeypatch):
+    """numba's cache without the code (``compiled.cached`` False): a deadline nearer than COMPILE_SECONDS keeps
+    local logic interpreted, and says so; with the cache warm, the same deadline switches."""
+    import time
+
+    rows, cols = grid_clues(0b1011_0110_1101, 3, 4)
+    told = []
+    monkeypatch.setattr(compiled, "cached", lambda: False)
+    logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
+    logic.settle(logic.Board(3, 4), rows, cols)
+    assert logic._compiled is None and logic._switch is None
+    assert len(told) == 1 and told[0].startswith("local logic stays interpreted: compiling it")
+    monkeypatch.setattr(compiled, "cached", lambda: True)
+    try:
+        logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
+        logic.settle(logic.Board(3, 4), rows, cols)
+        assert logic._compiled is compiled and told[-1].startswith("long work: local logic compiled")
+    finally:
+        logic.use_compiled(False)
+
+
+def test_a_solve_with_a_time_limit_holds_it_with_numbas_cache_empty(tmp_path):
+    """``solve --timeout 5`` of a random 100x100 drawing in a process whose numba cache is empty (a fresh
+    virtualenv): it does not stop to compile local logic, and answers within the limit and half a second (and
+    the interpreter's start); ``compiled.cached`` says the empty cache holds nothing, a filled one the code."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import localcount
+
+    rng = random.Random(70)
+    path = tmp_path / "random100.txt"
+    localcount.Puzzle.from_grid(["".join(rng.choice("01") for _ in range(100)) for _ in range(100)]).write(path)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "localcount", "solve", str(path), "--timeout", "5"], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    wall = time.perf_counter() - start
+    assert "undecided" in done.stdout or done.returncode in (0, 1), done.stderr
+    assert "stays interpreted: compiling it" in done.stderr, done.stderr
+    assert wall < 5 + 0.5 + 1.0, f"answered after {wall:.1f} s"  # 1 s: the interpreter's start and imports
+    probe = "from localcount.puzzle.solving import compiled; print(compiled.cached())"
+    assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout == "False\n"
+
+
 def test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted():
     import subprocess
     import sys

@@ -759,7 +759,8 @@ def use_compiled(on: bool = True) -> None:
 def compile_when_slow(after: float | None = 1.0, timeout: float | None = None, notice=None) -> None:
     """Run local logic compiled in this process once ``after`` seconds of work have passed (numba's load, about a
     second, is then worth it; short work never pays it), unless ``timeout`` (seconds from now) leaves less than two
-    seconds; ``notice(text)`` is told when it switches.  The command line's ``solve``, ``generate`` and ``design``
+    seconds, or less than fifteen when numba's cache does not hold the code (compiling it takes seconds); ``notice(text)``
+    is told when it switches or stays interpreted.  The command line's ``solve``, ``generate`` and ``design``
     do this, and cancel it when they end (``after=None``).  Answers are the same either way."""
     import time
 

@@ -71,6 +71,16 @@ def settle(rows1: list, rows0: list, cols1: list, cols0: list, row_clues, col_cl
     return int(bad), trace[:at].tolist(), halves[:half].tolist(), int(learnt)
 
 
+def cached() -> bool:
+    """True when numba's disk cache holds this source's compiled kernels, so that ``load`` reads them (about a
+    second); False when ``load`` would compile them (seconds more, ``logic.COMPILE_SECONDS``) or it cannot tell
+    (numba's cache index is read through its internals; a numba that changed them answers False)."""
+    try:
+        return all(bool(kernel._cache._cache_file._load_index()) for kernel in (_settle_vector, _probe))
+    except Exception:  # any numba whose cache works otherwise: not known to be cached
+        return False
+
+
 def load() -> None:
     """Load the compiled code now (from numba's disk cache, or compiling it), not on the first board: a 1x1 one,
     settled and probed."""

@@ -151,8 +151,11 @@ def compiled_for(n: int, m: int):
     return None
 
 
-#: Loading the compiled code from numba's cache takes about a second (numba's import); compiling it, a few more.
+#: Loading the compiled code from numba's cache takes about a second (numba's import); compiling it, with an empty
+#: cache, took 6-12 s on a 2-core machine (a fresh virtualenv): a switch leaves at least this much time before a
+#: deadline, the second when the cache does not hold the code (``compiled.cached``).
 LOAD_SECONDS = 2.0
+COMPILE_SECONDS = 15.0
 #: ``compile_when_slow``'s plan: (the moment to switch, the deadline to leave room before, what to tell), or None.
 _switch = None
 
@@ -160,7 +163,8 @@ _switch = None
 def compile_when_slow(after: float | None = 1.0, deadline: float | None = None, notice=None) -> None:
     """From now on in this process, ``settle`` switches itself to compiled (``use_compiled``) once ``after`` more
     seconds have passed, so long work pays numba's load (about a second) and short work does not; never when a
-    ``deadline`` (``time.monotonic``) is less than LOAD_SECONDS away.  ``notice(text)`` is told when it
+    ``deadline`` (``time.monotonic``) is less than LOAD_SECONDS away, or COMPILE_SECONDS when numba's cache does
+    not hold the code (``compiled.cached``).  ``notice(text)`` is told when it
     switches (and if it cannot).  The answers are the same either way; only the time differs.  ``after=None``:
     no switch planned any more."""
     global _switch
@@ -172,15 +176,19 @@ def _switch_now() -> None:
     global _switch
     _, deadline, notice = _switch
     _switch = None
+    tell = notice or (lambda text: None)
     if deadline is not None and deadline - time.monotonic() < LOAD_SECONDS:
         return
-    if notice is not None:
-        notice("long work: local logic compiled from now on (numba; seconds more when it first compiles)")
     try:
+        from . import compiled  # numba, imported: nothing compiled or loaded yet
+
+        if deadline is not None and deadline - time.monotonic() < COMPILE_SECONDS and not compiled.cached():
+            tell("local logic stays interpreted: compiling it (numba's cache is empty) would outlast the time limit")
+            return
+        tell("long work: local logic compiled from now on (numba; seconds more when it first compiles)")
         use_compiled()
     except Exception as err:  # no compiled code to be had: the interpreted one gives the same answers
-        if notice is not None:
-            notice(f"local logic stays interpreted ({err.__class__.__name__}: {err})")
+        tell(f"local logic stays interpreted ({err.__class__.__name__}: {err})")
 
 
 def settle(
