@@ -28,13 +28,14 @@ from ..clues import Grid, check_variant, grid_from_rows
 from ..puzzle import examples, formats
 from ..puzzle.model import Puzzle as Model
 from ..puzzle.model import PuzzleError, from_grid
+from ..puzzle.solving import policy
 from ..util.errors import usage_errors
 from ..util.messages import say
 
-#: Search verdicts as the API (and ``solve --json``) names them.
-VERDICTS = {"unique": "unique", "multiple": "multiple", "no solution": "none"}
-#: ``solve``'s methods: auto (search, then SAT on what it has not decided), search, plain (no probing), sat.
-METHODS = ("auto", "search", "plain", "sat")
+#: ``solve``'s methods and the search verdicts as the API names them (the policy: ``puzzle.solving.policy``).
+METHODS, VERDICTS = policy.METHODS, policy.VERDICTS
+#: PuzzleError unless ``solve``'s options are usable (before any work).
+check_solve = policy.check
 
 
 # --- grids and clues in, grids out ---
@@ -225,39 +226,6 @@ def plural(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
-def _search(p: Model, method: str, limit: int, max_nodes, timeout, progress):
-    """The chosen method's search record (``search.Search`` or the SAT search's); PuzzleError from SAT."""
-    from ..puzzle.solving import sat, search
-
-    if method == "sat":
-        return sat.search_sat(p, limit, timeout, progress)
-    if method == "plain":
-        return search.plain_search(p, limit, max_nodes)
-    if method == "auto":
-        return sat.solve_auto(p, limit, max_nodes, timeout, progress)
-    return search.search(p, limit, max_nodes, timeout, progress)
-
-
-def check_solve(method: str, limit: int, max_nodes, timeout) -> None:
-    """PuzzleError unless ``solve``'s options are usable (before any work)."""
-    if method not in METHODS:
-        raise PuzzleError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise PuzzleError(f"--limit must be at least 1, got {limit}")
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise PuzzleError(f"--max-nodes must be at least 1, got {max_nodes}")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
-        raise PuzzleError(f"--timeout must be a positive number of seconds, got {timeout:g}" if isinstance(timeout, (int, float))
-                          else f"--timeout must be a positive number of seconds, got {timeout!r}")  # fmt: skip
-
-
-def _verdict(found) -> str:
-    """'unique', 'multiple', 'none' or 'undecided' of a search record."""
-    if found.complete:
-        return VERDICTS.get(found.verdict, "undecided")
-    return "multiple" if len(found.solutions) >= 2 else "undecided"
-
-
 def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeout=None, progress: bool = False,
           on_local=None) -> Solution:  # fmt: skip
     """Local logic, then (if it is not enough) the method's search: the ``Solution`` of a model puzzle.
@@ -267,61 +235,16 @@ def solve(p: Model, method: str = "auto", limit: int = 2, max_nodes=None, timeou
     """
     check_solve(method, limit, max_nodes, timeout)
     start, steps = time.perf_counter(), []
-    settle = _colour if hasattr(p, "palette") else _black_and_white
-    left = None if timeout is None else _Left(start, timeout)  # the search gets what local logic left of it
-    local, found, hard = settle(p, method, limit, max_nodes, left, _progress if progress else None, steps, on_local)
+    left = None if timeout is None else policy.Left(start, timeout)  # the search gets what local logic left of it
+    told = None if on_local is None else (lambda local, trace: on_local(Local(*local), trace))
+    local, found, hard = policy.settle(p, method, limit, max_nodes, left, _progress if progress else None, steps, told)
+    local = Local(*local)
     return Solution(
-        Puzzle.of(p), _verdict(found), (found.level or None) if found.complete else None,
+        Puzzle.of(p), policy.verdict(found), (found.level or None) if found.complete else None,
         Arrays(p, found.solutions), None if hard is None else hard.steps,
         None if hard is None else hard.rounds, found.nodes, getattr(found, "probes", 0),
         time.perf_counter() - start, found.method, found.complete, local, found, tuple(steps),
     )  # fmt: skip
-
-
-class _Left:
-    """What is left of a ``timeout`` that started at ``start`` (``perf_counter``), read when the search starts."""
-
-    def __init__(self, start: float, timeout: float):
-        self.end = start + timeout
-
-    def seconds(self) -> float:
-        return max(self.end - time.perf_counter(), 1e-3)
-
-
-def _colour(p, method: str, limit: int, max_nodes, timeout, report, steps: list, on_local) -> tuple:
-    """(Local, search record, None) of a colour puzzle: local logic, then the colour search if it is not enough."""
-    from ..puzzle.solving import colour, search
-
-    if method not in ("auto", "search"):
-        raise PuzzleError(f"colour puzzles are solved by the search (--method auto or search), not --method {method}")
-    status, board, bad = colour.local(p, steps)
-    local = Local(status, 0, 0, bad, board)
-    if on_local:
-        on_local(local, tuple(steps))
-    if status == colour.SOLVED:
-        found = search.Search(search.UNIQUE, [tuple(mask.bit_length() - 1 for mask in board)], level=search.LINE)
-    else:
-        found = colour.search(p, limit, max_nodes, timeout and timeout.seconds(), report)
-    found.method = "search"
-    return local, found, None
-
-
-def _black_and_white(p, method: str, limit: int, max_nodes, timeout, report, steps: list, on_local) -> tuple:
-    """(Local, search record, Difficulty or None): local logic, then the method's search if it is not enough."""
-    from ..puzzle.solving import logic, search
-
-    out = search.local(p, steps)
-    local = Local(out.status, out.filled, out.empty, out.line)
-    if on_local:
-        on_local(local, tuple(steps))
-    if out.status == logic.SOLVED:
-        found = search.Search(search.UNIQUE, [out.filled], nodes=0, level=search.LINE,
-                              method="search" if method == "auto" else method)  # fmt: skip
-        return local, found, logic.difficulty(p.rows, p.cols, p.given_filled, p.given_empty, p.variant)
-    found = _search(p, method, limit, max_nodes, timeout and timeout.seconds(), report)
-    if out.status == logic.CONTRADICTION:
-        found.level = search.LINE
-    return local, found, None
 
 
 class Arrays(Sequence):

@@ -10,6 +10,8 @@
 * ``sat`` — the same verdicts through a SAT solver (optional extra ``sat``), and the default method's hand-off to it;
 * ``automaton`` — the automaton that reads a line of a clue (for ``sat`` and ``beliefs``);
 * ``beliefs`` — belief propagation over the lines, and the dive it guides to a first solution.
+* ``policy`` — which of them solves a puzzle (``solve``'s methods: local logic, then the method's search) and
+  with how much of the time limit.
 
 ``logic``, ``search``, ``sat`` and ``beliefs`` know both variants (nonograms and yesnograms).
 
