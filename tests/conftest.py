@@ -1,6 +1,8 @@
 import os
 import sys
 
+import pytest
+
 # tests/naive.py is imported as a plain module by the tests.
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -8,3 +10,48 @@ sys.path.insert(0, os.path.dirname(__file__))
 # machine with one, LOCALCOUNT_TEST_GPU=device runs them on the device instead.  Set before numba loads.
 if os.environ.get("LOCALCOUNT_TEST_GPU") != "device":
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+
+#: The long tests: wider sweeps of what a quick test of the same file checks (more sizes, every kernel
+#: variant, every parametrisation of a generated kernel, a Dask cluster's failures).  The README's
+#: ``python -m pytest`` leaves them out (marker ``long``, ``pyproject.toml``'s addopts) so that a newcomer's
+#: first run takes minutes; ``.ci/run`` runs them after it, with the page's real-browser tests (marker
+#: ``browser``): ``python -m pytest -m 'long or browser'``.  Every module keeps quick tests.
+LONG = {
+    "test_api_docs.py": {"test_the_api_tour_runs_as_written"},
+    "test_bench.py": {"test_kernel_bench_compares_the_stats_variants"},
+    "test_campaign.py": {"test_the_api_returns_the_partial_run_or_raises_unfinished",
+                         "test_a_size_from_stdin_goes_into_the_resume_command"},
+    "test_cli.py": {"test_long_size_announces_its_estimate"},
+    "test_cluster.py": {"test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it",
+                        "test_a_client_stopped_mid_run_resumes_from_the_checkpoint",
+                        "test_table_with_an_unreachable_scheduler_says_so", "test_stats_shards_run_as_tasks_too",
+                        "test_table_records_runs_made_on_the_cluster"},
+    "test_count.py": {"test_specialised_shards_with_long_columns_equal_plain_shards",
+                      "test_specialised_kernel_with_solver_columns_equals_reference",
+                      "test_specialised_kernel_equals_reference"},
+    "test_every.py": {"test_every_code_equals_the_reference_in_both_kernels",
+                      "test_every_number_within_each_difficulty", "test_the_three_kernels_agree_on_random_stretches"},
+    "test_generate.py": {"test_search_reaches_the_rarest_5x5_difficulties"},
+    "test_gpu.py": {"test_every_size_up_to_12_cells_equals_the_reference", "test_larger_sizes_equal_the_recorded_counts",
+                    "test_kernel_variants_equal_the_recorded_counts"},
+    "test_grid_gather.py": {"test_gather_counts_equal_plain_kernel_and_reference",
+                            "test_gather_shards_equal_plain_shards"},
+    "test_sat.py": {"test_auto_answers_faase_with_two_verified_solutions"},
+    "test_stats.py": {"test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count"},
+    "test_stats_fast.py": {"test_the_generated_kernel_equals_the_reference",
+                           "test_random_shards_equal_the_plain_kernels_shard_by_shard",
+                           "test_any_number_of_lanes_gives_the_same_vectors",
+                           "test_both_paths_and_both_versions_agree_on_5x5",
+                           "test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or_every_round",
+                           "test_two_or_three_flat_rows_give_the_same_vectors"},
+    "test_thin.py": {"test_thin_equals_general_kernel"},
+    "test_yesnogram.py": {"test_complement_transposition_counts_the_same"},
+}  # fmt: skip
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the LONG tests ``long``."""
+    for item in items:
+        if getattr(item, "originalname", None) in LONG.get(item.path.name, ()):
+            item.add_marker(pytest.mark.long)

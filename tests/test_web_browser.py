@@ -25,6 +25,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 import localcount
 from localcount.web.app import running
 
+pytestmark = pytest.mark.browser  # run by CI after the quick suite: python -m pytest -m 'long or browser'
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 HEART = ["01010", "11111", "11111", "01110", "00100"]
 
