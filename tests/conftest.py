@@ -12,46 +12,100 @@ if os.environ.get("LOCALCOUNT_TEST_GPU") != "device":
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 
-#: The long tests: wider sweeps of what a quick test of the same file checks (more sizes, every kernel
-#: variant, every parametrisation of a generated kernel, a Dask cluster's failures).  The README's
-#: ``python -m pytest`` leaves them out (marker ``long``, ``pyproject.toml``'s addopts) so that a newcomer's
-#: first run takes minutes; ``.ci/run`` runs them after it, with the page's real-browser tests (marker
-#: ``browser``): ``python -m pytest -m 'long or browser'``.  Every module keeps quick tests.
+#: The long tests: wider sweeps of what a quick test of the same file checks (more sizes, every kernel variant,
+#: every parametrisation of a generated kernel, a Dask cluster's failures), each a test function by its name or
+#: one case of it with its parameters' id.  The README's ``python -m pytest`` leaves them out (marker ``long``,
+#: ``pyproject.toml``'s addopts) so that a newcomer's first run takes minutes; ``.ci/run`` runs them after it,
+#: with the page's real-browser tests (marker ``browser``): ``python -m pytest -m 'long or browser'``.  Every
+#: test file keeps quick tests (``tests/test_suite.py``).
 LONG = {
-    "test_api_docs.py": {"test_the_api_tour_runs_as_written"},
-    "test_bench.py": {"test_kernel_bench_compares_the_stats_variants"},
-    "test_campaign.py": {"test_the_api_returns_the_partial_run_or_raises_unfinished",
-                         "test_a_size_from_stdin_goes_into_the_resume_command"},
-    "test_cli.py": {"test_long_size_announces_its_estimate"},
-    "test_cluster.py": {"test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it",
-                        "test_a_client_stopped_mid_run_resumes_from_the_checkpoint",
-                        "test_table_with_an_unreachable_scheduler_says_so", "test_stats_shards_run_as_tasks_too",
-                        "test_table_records_runs_made_on_the_cluster"},
-    "test_count.py": {"test_specialised_shards_with_long_columns_equal_plain_shards",
-                      "test_specialised_kernel_with_solver_columns_equals_reference",
-                      "test_specialised_kernel_equals_reference"},
-    "test_every.py": {"test_every_code_equals_the_reference_in_both_kernels",
-                      "test_every_number_within_each_difficulty", "test_the_three_kernels_agree_on_random_stretches"},
-    "test_generate.py": {"test_search_reaches_the_rarest_5x5_difficulties"},
-    "test_gpu.py": {"test_every_size_up_to_12_cells_equals_the_reference", "test_larger_sizes_equal_the_recorded_counts",
-                    "test_kernel_variants_equal_the_recorded_counts"},
-    "test_grid_gather.py": {"test_gather_counts_equal_plain_kernel_and_reference",
-                            "test_gather_shards_equal_plain_shards"},
-    "test_sat.py": {"test_auto_answers_faase_with_two_verified_solutions"},
-    "test_stats.py": {"test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count"},
-    "test_stats_fast.py": {"test_the_generated_kernel_equals_the_reference",
-                           "test_random_shards_equal_the_plain_kernels_shard_by_shard",
-                           "test_any_number_of_lanes_gives_the_same_vectors",
-                           "test_both_paths_and_both_versions_agree_on_5x5",
-                           "test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or_every_round",
-                           "test_two_or_three_flat_rows_give_the_same_vectors"},
-    "test_thin.py": {"test_thin_equals_general_kernel"},
-    "test_yesnogram.py": {"test_complement_transposition_counts_the_same"},
-}  # fmt: skip
+    "test_api_docs.py": {
+        "test_the_api_tour_runs_as_written",
+    },
+    "test_bench.py": {
+        "test_kernel_bench_compares_the_stats_variants",
+    },
+    "test_campaign.py": {
+        "test_a_size_from_stdin_goes_into_the_resume_command",
+        "test_the_api_returns_the_partial_run_or_raises_unfinished",
+    },
+    "test_cli.py": {
+        "test_long_size_announces_its_estimate",
+    },
+    "test_cluster.py": {
+        "test_a_client_stopped_mid_run_resumes_from_the_checkpoint",
+        "test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it",
+        "test_stats_shards_run_as_tasks_too",
+        "test_table_records_runs_made_on_the_cluster",
+        "test_table_with_an_unreachable_scheduler_says_so",
+    },
+    "test_count.py": {
+        "test_count_equals_reference[tables+symmetry-1-14]",
+        "test_count_equals_reference[tables+symmetry-1-16]",
+        "test_count_equals_reference[tables+symmetry-14-1]",
+        "test_count_equals_reference[tables+symmetry-16-1]",
+        "test_every_group_gives_the_known_square_counts",
+        "test_specialised_kernel_equals_reference",
+        "test_specialised_kernel_with_solver_columns_equals_reference",
+        "test_specialised_shards_with_long_columns_equal_plain_shards",
+    },
+    "test_every.py": {
+        "test_every_code_equals_the_reference_in_both_kernels",
+        "test_every_number_of_every_small_size[4-4-nonogram]",
+        "test_every_number_of_every_small_size[4-4-yesnogram]",
+        "test_every_number_within_each_difficulty",
+        "test_the_mirror_and_every_block_give_the_same_index",
+        "test_the_three_kernels_agree_on_random_stretches",
+    },
+    "test_generate.py": {
+        "test_search_reaches_the_rarest_5x5_difficulties",
+    },
+    "test_gpu.py": {
+        "test_every_size_up_to_12_cells_equals_the_reference",
+        "test_kernel_variants_equal_the_recorded_counts",
+        "test_larger_sizes_equal_the_recorded_counts",
+    },
+    "test_grid_gather.py": {
+        "test_gather_counts_equal_plain_kernel_and_reference",
+        "test_gather_shards_equal_plain_shards",
+        "test_gather_yesnograms_equal_reference",
+    },
+    "test_puzzlecli.py": {
+        "test_ctrl_c_stops_a_long_solve_in_one_line",
+    },
+    "test_sat.py": {
+        "test_auto_answers_faase_with_two_verified_solutions",
+    },
+    "test_stats.py": {
+        "test_cli_sharded_run_is_killed_then_resumed_and_merged",
+        "test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count",
+    },
+    "test_stats_fast.py": {
+        "test_any_number_of_lanes_gives_the_same_vectors",
+        "test_both_paths_and_both_versions_agree_on_5x5",
+        "test_random_shards_equal_the_plain_kernels_shard_by_shard",
+        "test_the_generated_kernel_equals_the_reference",
+        "test_the_generated_kernel_equals_the_reference_for_yesnograms",
+        "test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or_every_round",
+        "test_two_or_three_flat_rows_give_the_same_vectors",
+    },
+    "test_table.py": {
+        "test_table_stats_runs_every_size_twice_and_matches_the_reference",
+    },
+    "test_thin.py": {
+        "test_thin_equals_general_kernel",
+    },
+    "test_yesnogram.py": {
+        "test_complement_transposition_counts_the_same",
+        "test_uniqueness_to_20_cells_from_both_stats_paths",
+    },
+}
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the LONG tests ``long``."""
+    """Mark the LONG tests ``long``: a test function by its name (every parametrisation), or one case by its
+    name with its parameters' id (``test_x[4-4-nonogram]``)."""
     for item in items:
-        if getattr(item, "originalname", None) in LONG.get(item.path.name, ()):
+        long = LONG.get(item.path.name, ())
+        if getattr(item, "originalname", None) in long or item.name in long:
             item.add_marker(pytest.mark.long)
