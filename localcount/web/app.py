@@ -486,19 +486,44 @@ async def analysis(app, data: dict, start: float) -> tuple:
     except BadRequest:
         return await app.state.searches.run("analyze", data)  # the worker answers what is wrong, as to any other
     search = asyncio.ensure_future(app.state.searches.run("analyze", data))
+    known = app.state.local_answers.get(data)  # the page asks local logic alone first: its answer, if kept
     await asyncio.wait({search}, timeout=max(0.0, deadline - FALLBACK_AHEAD - time.perf_counter()))
     fallback = None
     if not search.done():
-        fallback = asyncio.ensure_future(app.state.live.run("analyze", data, job=local_logic))
-        fallback.add_done_callback(_unread)
+        if known is None:
+            fallback = asyncio.ensure_future(app.state.live.run("analyze", data, job=local_logic))
+            fallback.add_done_callback(_unread)
         await asyncio.wait({search}, timeout=max(0.0, deadline - time.perf_counter()))
-    if search.done() or fallback is None:
+    if search.done() or (fallback is None and known is None):
         return await search  # its answer, or its error (BadRequest: busy, a worker gone)
     search.add_done_callback(_unread)
-    status, answer = await fallback
+    status, answer = (200, json.loads(known)) if fallback is None else await fallback
     if status == 200:
         answer.update(verdict="undecided", seconds=round(time.perf_counter() - start, 4))
     return status, encoded(answer)
+
+
+class LocalAnswers:
+    """The last ``size`` answers of ``analyze`` without its search (JSON bytes), by drawing: what ``analysis``
+    answers when a search has not answered in time, at no cost when the page asked for local logic first (it
+    does, for every drawing).  Read and written by the event loop only."""
+
+    def __init__(self, size: int = 32):
+        self.size, self.answers = size, {}
+
+    @staticmethod
+    def key(data: dict) -> str:
+        return json.dumps([data.get("grid"), data.get("variant", "nonogram")])
+
+    def keep(self, data: dict, answer: bytes) -> None:
+        key = self.key(data)
+        self.answers.pop(key, None)
+        self.answers[key] = answer
+        while len(self.answers) > self.size:
+            self.answers.pop(next(iter(self.answers)))
+
+    def get(self, data: dict) -> bytes | None:
+        return self.answers.get(self.key(data))
 
 
 def _unread(task: asyncio.Future) -> None:
@@ -635,6 +660,8 @@ def endpoint(name: str, method: str):
                 status, answer = await request.app.state.searches.run(name, data)
             elif name in LIVE_PROCESSES:
                 status, answer = await request.app.state.live.run(name, data)
+                if name == "analyze" and status == 200:
+                    request.app.state.local_answers.keep(data, answer)
             else:
                 if request.app.state.limiter is None:  # made in the event loop, on the first request
                     request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
@@ -693,6 +720,7 @@ def create_app() -> Starlette:
         SEARCH_WORKERS, niceness=10, busy_message="the server is busy with {busy} searches: ask again in a moment"
     )
     app.state.live = ProcessPool(LIVE_WORKERS)
+    app.state.local_answers = LocalAnswers()
     return app
 
 
