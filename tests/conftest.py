@@ -12,6 +12,8 @@ if os.environ.get("LOCALCOUNT_TEST_GPU") != "device":
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 
+#: The methods of ``test_count.py::test_count_equals_reference`` (its parameters' ids).
+COUNT_METHODS = ("line-dp+symmetry", "tables+symmetry", "tables, every grid")
 #: The long tests: wider sweeps of what a quick test of the same file checks (more sizes, every kernel variant,
 #: every parametrisation of a generated kernel, a Dask cluster's failures), each a test function by its name or
 #: one case of it with its parameters' id.  The README's ``python -m pytest`` leaves them out (marker ``long``,
@@ -43,18 +45,18 @@ LONG = {
     },
     "test_count.py": {
         "test_columns_first_when_only_rows_need_the_line_dp",
-        "test_count_equals_reference[tables+symmetry-1-14]",
-        "test_count_equals_reference[tables+symmetry-1-15]",
-        "test_count_equals_reference[tables+symmetry-1-16]",
-        "test_count_equals_reference[tables+symmetry-14-1]",
-        "test_count_equals_reference[tables+symmetry-15-1]",
-        "test_count_equals_reference[tables+symmetry-16-1]",
-        "test_count_equals_reference[tables, every grid-1-16]",
-        "test_count_equals_reference[tables, every grid-16-1]",
         "test_every_group_gives_the_known_square_counts",
         "test_specialised_kernel_equals_reference",
         "test_specialised_kernel_with_solver_columns_equals_reference",
         "test_specialised_shards_with_long_columns_equal_plain_shards",
+        # the 14- to 16-cell single lines, each method: the line solver compiled for lines longer than the
+        # tables (the 13-cell and empty ones stay quick)
+        *(
+            f"test_count_equals_reference[{method}-{n}-{m}]"
+            for method in COUNT_METHODS
+            for k in (14, 15, 16)
+            for n, m in ((1, k), (k, 1))
+        ),
     },
     "test_every.py": {
         "test_every_code_equals_the_reference_in_both_kernels",
