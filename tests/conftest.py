@@ -29,6 +29,7 @@ LONG = {
         "test_kernel_bench_compares_the_stats_variants",
     },
     "test_campaign.py": {
+        "test_a_gpu_count_fixes_its_sample_first_and_verify_recounts_it_on_the_cpu",
         "test_a_size_from_stdin_goes_into_the_resume_command",
         "test_the_api_returns_the_partial_run_or_raises_unfinished",
         "test_the_count_command_stops_on_its_budget_says_what_is_left_and_the_resume_command_finishes",
@@ -37,6 +38,7 @@ LONG = {
         "test_long_size_announces_its_estimate",
     },
     "test_cluster.py": {
+        "test_two_workers_count_5x5_and_4x6_exactly",
         "test_a_client_stopped_mid_run_resumes_from_the_checkpoint",
         "test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it",
         "test_stats_shards_run_as_tasks_too",
@@ -107,7 +109,14 @@ LONG = {
     "test_thin_unique.py": {
         "test_matches_oeis_a383345",
     },
+    "test_web_limits.py": {
+        "test_a_search_answers_within_half_a_second_of_its_time_limit",
+    },
     "test_yesnogram.py": {
+        "test_every_counter_equals_the_reference[1-15]",
+        "test_every_counter_equals_the_reference[1-16]",
+        "test_every_counter_equals_the_reference[15-1]",
+        "test_every_counter_equals_the_reference[16-1]",
         "test_complement_transposition_counts_the_same",
         "test_uniqueness_to_20_cells_from_both_stats_paths",
     },
