@@ -46,6 +46,7 @@ LONG = {
         "test_table_with_an_unreachable_scheduler_says_so",
     },
     "test_count.py": {
+        "test_longest_table_lines_equal_the_line_dp[1-13]",
         "test_columns_first_when_only_rows_need_the_line_dp",
         "test_every_group_gives_the_known_square_counts",
         "test_specialised_kernel_equals_reference",
@@ -92,6 +93,7 @@ LONG = {
         "test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count",
     },
     "test_stats_fast.py": {
+        "test_yesnogram_versions_agree",
         "test_any_number_of_lanes_gives_the_same_vectors",
         "test_both_paths_and_both_versions_agree_on_5x5",
         "test_random_shards_equal_the_plain_kernels_shard_by_shard",
@@ -101,6 +103,7 @@ LONG = {
         "test_two_or_three_flat_rows_give_the_same_vectors",
     },
     "test_table.py": {
+        "test_table_counts_every_size_twice_and_matches_the_reference",
         "test_table_stats_runs_every_size_twice_and_matches_the_reference",
     },
     "test_thin.py": {
@@ -128,5 +131,6 @@ def pytest_collection_modifyitems(config, items):
     name with its parameters' id (``test_x[4-4-nonogram]``)."""
     for item in items:
         long = LONG.get(item.path.name, ())
-        if getattr(item, "originalname", None) in long or item.name in long:
+        named = getattr(item, "originalname", None) in long or item.name in long
+        if named and not item.get_closest_marker("slow"):  # a slow case stays opt-in (-m slow), not run by CI
             item.add_marker(pytest.mark.long)
