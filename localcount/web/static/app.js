@@ -269,6 +269,9 @@ const drawVerdict = $("#draw-verdict"), drawStatus = $("#draw-status");
 const drawRow = (r) => Array.from(draw.cells.subarray(r * draw.m, (r + 1) * draw.m));
 const drawCol = (c) => Array.from({ length: draw.n }, (_, r) => draw.cells[r * draw.m + c]);
 const drawGrid = () => Array.from({ length: draw.n }, (_, r) => drawRow(r).join(""));
+/** The drawing's clues as a request body. */
+const drawClues = () => ({ rows: Array.from({ length: draw.n }, (_, r) => runs(drawRow(r))),
+  columns: Array.from({ length: draw.m }, (_, c) => runs(drawCol(c))) });
 
 function drawRender() {
   if (draw.frame) return;
@@ -293,7 +296,8 @@ function drawSet(n, m, grid = null) {
   $("#draw-rows").value = n;
   $("#draw-cols").value = m;
   drawBoard.reserve = String(n).length > 1 ? 2 : 1; // room for two-digit runs painted later (100: a font of its own)
-  drawBoard.setClues(Array.from({ length: n }, (_, r) => runs(drawRow(r))), Array.from({ length: m }, (_, c) => runs(drawCol(c))));
+  const { rows, columns } = drawClues();
+  drawBoard.setClues(rows, columns);
   drawBoard.size(n, m);
   drawChanged();
 }
@@ -1414,9 +1418,6 @@ $("#files-play").addEventListener("click", () => {
   }
   playOpen(p, clueLink(p));
 });
-/** The drawing's clues as a request body. */
-const drawClues = () => ({ rows: Array.from({ length: draw.n }, (_, r) => runs(drawRow(r))),
-  columns: Array.from({ length: draw.m }, (_, c) => runs(drawCol(c))) });
 $("#draw-play").addEventListener("click", async () => {
   const got = await api("parse", drawClues(), [$("#draw-play")]);
   if (got) playOpen(got.puzzle, clueLink(got.puzzle));
