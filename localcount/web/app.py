@@ -611,10 +611,10 @@ class ProcessPool:
         pool = self._executor()
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for _ in range(self.workers)))
 
-    async def run(self, name: str, data: dict, within: float | None = None, job=None) -> tuple:
+    async def run(self, name: str, data: dict, job=None) -> tuple:
         """(status, answer's JSON bytes) of endpoint ``name`` from a worker process (``job(name, data)`` there,
-        ``answered_encoded`` by default).  ``within``: TimeoutError if the answer has not come in that many
-        seconds; the worker goes on regardless, and keeps its place in ``busy``, until it is done."""
+        ``answered_encoded`` by default).  A caller that stops waiting (``analysis`` gives up on a search) leaves
+        the worker to go on, and to keep its place in ``busy``, until it is done."""
         if self.busy_message is not None and self.busy >= self.workers:
             raise BadRequest(self.busy_message.format(busy=self.busy), 503)
         from concurrent.futures.process import BrokenProcessPool
@@ -624,7 +624,7 @@ class ProcessPool:
             work = asyncio.wrap_future(pool.submit(job or answered_encoded, name, data))
             self.busy += 1  # the event loop's own counter: no lock needed
             work.add_done_callback(functools.partial(self._done, pool))
-            return await asyncio.wait_for(asyncio.shield(work), within)
+            return await asyncio.shield(work)
         except BrokenProcessPool:  # a worker died (killed, out of memory): the next request starts new ones
             self.close()
             raise BadRequest("a worker process of the server stopped: ask again", 503) from None
