@@ -6,11 +6,11 @@
     python scripts/bench_stats_kernel.py 5x8 --path transposed --set FLAT_MAX=2
     python scripts/bench_stats_kernel.py 6x6 --engine count --set LANES=2 --set COUNT_CHECK=round
 
-Each ``--set NAME=VALUE`` is one variant: the module constant NAME of
-``localcount.engines.stats.specialize`` (STATS_LANES, STATS_CHECK, FLAT_MAX,
-...) set to VALUE while its kernel is generated; the first column is the
+Each ``--set NAME=VALUE`` is one variant: the tunable NAME of ``localcount.tuning``
+that the stats kernels read (STATS_LANES, STATS_CHECK, FLAT_MAX, FLAT_CAP,
+KEY_TABLE_BITS) set to VALUE while its kernel is generated; the first column is the
 kernel as it is.  With ``--engine count`` the kernel is the count's
-(``localcount.engines.grid.specialize``: LANES, a power of two, COUNT_CHECK),
+(``localcount.engines.grid.specialize``; tunables LANES, a power of two, and COUNT_CHECK),
 its group the size's default, and a shard one of its units
 (``grid.count.plan``).  Every kernel runs every ``--every``-th shard (a systematic
 sample: shard times run from milliseconds to seconds, and random samples of
@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
 
+from localcount import tuning
 from localcount.engines.base import GROUP_IDS, symmetry_group
 from localcount.engines.grid import count as grid_count
 from localcount.engines.grid import specialize as grid_specialize
@@ -47,13 +48,20 @@ from localcount.engines.stats.measures import width
 from localcount.util import generated
 from localcount.util.provenance import cpu_model
 
+#: The tunables (``localcount.tuning``) each engine's generated kernel reads.
+TUNABLES = {
+    "count": ("LANES", "COUNT_CHECK"),
+    "stats": ("STATS_LANES", "STATS_CHECK", "FLAT_MAX", "FLAT_CAP", "KEY_TABLE_BITS"),
+}
+
 
 def parse_setting(text: str) -> tuple:
     """'NAME=VALUE' -> (NAME, value): an int, or the text itself."""
     name, sep, value = text.partition("=")
-    if not sep or not name.isupper() or not (hasattr(specialize, name) or hasattr(grid_specialize, name)):
+    if not sep or not any(name in names for names in TUNABLES.values()):
         raise argparse.ArgumentTypeError(
-            f"--set wants NAME=VALUE with NAME a constant of stats.specialize or grid.specialize, not {text!r}"
+            f"--set wants NAME=VALUE with NAME a tunable of the generated kernels "
+            f"({', '.join(sum(TUNABLES.values(), ()))}), not {text!r}"
         )
     try:
         return name, ast.literal_eval(value)
@@ -62,31 +70,34 @@ def parse_setting(text: str) -> tuple:
 
 
 @contextlib.contextmanager
-def settings(module, changes: dict):
-    """``module``'s constants set as ``changes`` says while the block runs (a kernel's source is written)."""
-    old = {name: getattr(module, name) for name in changes}
+def settings(changes: dict):
+    """``tuning``'s values set as ``changes`` says while the block runs (a kernel's source is written)."""
+    old = {name: getattr(tuning, name) for name in changes}
     for name, value in changes.items():
-        setattr(module, name, value)
+        setattr(tuning, name, value)
     try:
         yield
     finally:
         for name, value in old.items():
-            setattr(module, name, value)
+            setattr(tuning, name, value)
+
+
+def check_engine(name: str, engine: str) -> None:
+    """Exit with a message unless ``name`` is a tunable that ``engine``'s kernel reads."""
+    if name not in TUNABLES[engine]:
+        raise SystemExit(f"--set {name}: not a tunable of the {engine} kernel (--engine {engine}: "
+                         f"{', '.join(TUNABLES[engine])})")  # fmt: skip
 
 
 def count_kernel(n: int, m: int, setting: tuple | None):
-    """The generated count module of n×m, with ``setting`` (LANES also sets LANE_BITS) applied while it is written."""
+    """The generated count module of n×m, with ``setting`` applied while it is written."""
     if setting is None:
         return grid_specialize.module(n, m)
     name, value = setting
-    if not hasattr(grid_specialize, name):
-        raise SystemExit(f"--set {name}: not a constant of grid.specialize (--engine count)")
-    changes = {name: value}
-    if name == "LANES":
-        if not isinstance(value, int) or value < 1 or value & (value - 1):
-            raise SystemExit(f"--set LANES={value}: want a power of two")
-        changes["LANE_BITS"] = value.bit_length() - 1
-    with settings(grid_specialize, changes):
+    check_engine(name, "count")
+    if name == "LANES" and (not isinstance(value, int) or value < 1 or value & (value - 1)):
+        raise SystemExit(f"--set LANES={value}: want a power of two")
+    with settings({name: value}):
         src = grid_specialize.source(n, m)
     return generated.load(f"bench_count_{n}x{m}_{name}_{value}", src)
 
@@ -113,16 +124,15 @@ def kernel(n: int, m: int, base: int, first: str, setting: tuple | None):
     if setting is None:
         return specialize.module(n, m, base, first)
     name, value = setting
-    with settings(specialize, {name: value}):
-        src = specialize.source(n, m, base, first, specialize.STATS_LANES)
+    with settings({name: value}):
+        src = specialize.source(n, m, base, first)
     return generated.load(f"bench_stats_{n}x{m}_{first}_{name}_{value}", src)
 
 
 def stats_runners(n: int, m: int, path: str, every: int, settings: list) -> tuple:
     """(shards, one run(shard, out) per kernel, vector width, what the shards are of) for the stats' kernels."""
     for name, _ in settings:
-        if not hasattr(specialize, name):
-            raise SystemExit(f"--set {name}: not a constant of stats.specialize (--engine stats)")
+        check_engine(name, "stats")
     rows, cols, cols_first = prepare.oriented(n, m, path)
     prep = prepare.prepare(rows, cols)
     depth = prepare.default_depth(n, m, path)

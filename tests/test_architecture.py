@@ -15,7 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "localcount"
 #: Lowest first: a module may import from its own layer and the layers below it.
 LAYERS = [
-    {"localcount.util", "localcount.clues"},
+    {"localcount.util", "localcount.clues", "localcount.tuning"},
     {"localcount.lines"},
     {"localcount.engines", "localcount.puzzle"},
     {"localcount.orchestration"},
@@ -62,7 +62,10 @@ def imports(name: str, top_only: bool = False) -> set:
                 base = ".".join(base + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
-            found.update(t for t in [base, *(f"{base}.{a.name}" for a in node.names)] if t in MODULES)
+            subs = [f"{base}.{a.name}" for a in node.names]
+            # ``from package import module`` imports the module; the package's own code runs only if a name is not one
+            named = [base] if not all(t in MODULES for t in subs) else []
+            found.update(t for t in [*named, *subs] if t in MODULES)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name in MODULES)
     found.discard(name)

@@ -137,9 +137,9 @@ def test_kernel_bench_compares_the_stats_variants():
 @pytest.mark.parametrize(
     "args,said",
     [
-        (["4x5", "--engine", "count", "--set", "STATS_LANES=1"], "not a constant of grid.specialize"),
+        (["4x5", "--engine", "count", "--set", "STATS_LANES=1"], "not a tunable of the count kernel"),
         (["4x5", "--engine", "count", "--set", "LANES=3"], "want a power of two"),
-        (["3x4", "--set", "LANES=2"], "not a constant of stats.specialize"),
+        (["3x4", "--set", "LANES=2"], "not a tunable of the stats kernel"),
         (["4x5", "--set", "NOSUCH=1"], "--set wants NAME=VALUE"),
     ],
 )

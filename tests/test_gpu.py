@@ -21,6 +21,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 UP_TO_12 = [(n, m) for n in range(1, 13) for m in range(1, 13) if n * m <= 12]
 
 
+def simulator_env() -> dict:
+    """This environment, with CUDA kernels in numba's simulator and the project importable (for scripts)."""
+    return dict(os.environ, **{gpu.SIMULATOR_ENV: "1"}, PYTHONPATH=str(ROOT))
+
+
 def recorded(n, m, variant="nonogram"):
     from localcount.api.known import known
 
@@ -226,9 +231,7 @@ def test_the_opt_in_attribute_is_the_driver_apis():
 
 def test_the_variants_script_times_every_variant_and_checks_its_counts():
     script = [sys.executable, str(ROOT / "scripts" / "gpu_variants.py"), "--sizes", "3x3,2x4"]
-    proc = subprocess.run(
-        script, capture_output=True, text=True, env=dict(gpu.use_simulator_in(), PYTHONPATH=str(ROOT))
-    )
+    proc = subprocess.run(script, capture_output=True, text=True, env=simulator_env())
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = [line.split() for line in proc.stdout.splitlines() if not line.startswith(("#", "kernel"))]
     assert [(row[0], row[1]) for row in rows] == [(k, "3x3") for k in KERNELS] + [
@@ -248,9 +251,7 @@ def test_shard_groups_of_a_gpu_count_merge_to_the_count(tmp_path):
 def test_bench_times_one_chosen_kernel_on_a_slice():
     script = [sys.executable, str(ROOT / "scripts" / "bench.py"), "--gpu", "--sizes", "3x3", "--warm-cache"]
     script += ["--kernel", "lanes2-shared-one", "--gpu-shards", "4"]
-    proc = subprocess.run(
-        script, capture_output=True, text=True, env=dict(gpu.use_simulator_in(), PYTHONPATH=str(ROOT))
-    )
+    proc = subprocess.run(script, capture_output=True, text=True, env=simulator_env())
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "# kernels: 3x3 lanes2-shared-one\n" in proc.stdout
     [row] = [line.split() for line in proc.stdout.splitlines() if line.startswith("3x3")]

@@ -4,6 +4,7 @@ import naive
 import numpy as np
 import pytest
 
+from localcount import tuning
 from localcount.engines.stats import enumeration as S
 from localcount.engines.stats import kernel as K
 from localcount.engines.stats import prepare as P
@@ -52,7 +53,7 @@ def test_two_or_three_flat_rows_give_the_same_vectors(monkeypatch):
     args = specialize.shard_args(prep, depth, S.SYMMETRIES["flips"])
     vectors = []
     for flat_max in (3, 2):
-        monkeypatch.setattr(specialize, "FLAT_MAX", flat_max)
+        monkeypatch.setattr(tuning, "FLAT_MAX", flat_max)
         mod = specialize.generated.load(f"stats_{n}x{m}_flat{flat_max}", specialize.source(n, m, prep.base))
         vectors.append(mod.stats_shards(shards, *args, StatsLayout.make(n, m).width))
     assert vectors[0].tolist() == vectors[1].tolist()
@@ -137,7 +138,7 @@ def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
             return 3 * 365 * 86400.0
 
     with pytest.raises(UsageError) as err:
-        counting.enumerate_layout(lambda n, m, checkpointed: Huge(), 7, 7, jobs=1)
+        counting.run_layout(Huge(), counting.run_options(7, 7, jobs=1))
     assert "a day here does about 2^38 grids, e.g. 6x6" in str(err.value) and "--shard" not in str(err.value)
 
 
@@ -227,7 +228,7 @@ def test_the_unique_table_b_file_starts_with_the_published_terms():
 
 
 def test_any_number_of_lanes_gives_the_same_vectors():
-    # specialize.STATS_LANES is a speed choice: 1, 2, 3 and 4 lanes (3: groups that end mid-step) agree shard by shard.
+    # tuning.STATS_LANES is a speed choice: 1, 2, 3 and 4 lanes (3: groups that end mid-step) agree shard by shard.
     for path in ("rows", "transposed"):
         n, m, first = (4, 5, "rows") if path == "rows" else (5, 4, "columns")
         prep = P.prepare(n, m)
@@ -245,7 +246,7 @@ def test_any_number_of_lanes_gives_the_same_vectors():
 
 
 def test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or_every_round(monkeypatch):
-    # specialize.STATS_CHECK is a speed choice: a lane stopped after a round's first half rides the second
+    # tuning.STATS_CHECK is a speed choice: a lane stopped after a round's first half rides the second
     # unchanged, and its steps count only the half passes it began unsolved.
     n, m = 4, 5
     prep = P.prepare(n, m)
@@ -254,7 +255,7 @@ def test_the_lanes_stop_at_the_same_fixpoints_whether_checked_every_half_pass_or
     args = specialize.shard_args(prep, depth, S.SYMMETRIES["none"])
     vectors = {}
     for check in ("half", "round"):
-        monkeypatch.setattr(specialize, "STATS_CHECK", check)
+        monkeypatch.setattr(tuning, "STATS_CHECK", check)
         mod = specialize.generated.load(f"stats_{n}x{m}_check_{check}", specialize.source(n, m, prep.base))
         vectors[check] = mod.stats_shards(shards, *args, StatsLayout.make(n, m).width).tolist()
     assert vectors["half"] == vectors["round"]

@@ -1,5 +1,12 @@
 """Counting from Python: ``count`` (one number), ``run_count`` (the number and how the run went), and
-``enumerate_layout``, the one enumeration of every grid of a size behind a count and its stats.
+``run_options`` and ``run_layout``, the one enumeration of every grid of a size behind a count, its stats
+and a sample.
+
+The route from ``count`` to the kernel: ``run_count`` checks the size and every option once
+(``run_options``, the door: ``size``), picks the engine's layout (``engines.registry.count_layout``, whose
+``make`` validates its own arguments for direct callers), and runs it (``run_layout``): in this process
+(``Layout.in_process``, the engine's threads) or shard by shard (``orchestration.runner.run``, each shard
+``Layout.count``).  Below the layout nothing checks the size again.
 
 The command line's count is ``run_count`` with its options: the same
 engine choice (``engines.registry.count_layout``), the same shards,
@@ -7,7 +14,7 @@ checkpoint keys and files, so a run started from Python resumes from the
 command line and the other way round.  Runs expected to take a second or
 more (or asked for a checkpoint, a shard group, shard bits, a fresh start
 or Dask) are sharded and checkpointed; shorter ones run in this process.
-``api.stats`` runs the stats layout through the same ``enumerate_layout``:
+``api.stats`` runs the stats layout through the same ``run_layout``:
 a count and its statistics are one enumeration with two outputs.
 
 Errors: ``UsageError`` (bad input, one line), ``CheckpointError``,
@@ -22,6 +29,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from .. import tuning
 from ..util import cores
 from ..util.errors import UsageError, usage_errors
 from ..util.messages import format_seconds, say
@@ -29,8 +37,6 @@ from .feedback import Feedback, said_if_slow, workers
 
 #: Sizes expected to take longer than this say their estimated time first.
 ANNOUNCE_SECONDS = 60.0
-#: Runs expected to take less than this skip shards and checkpoints.
-CHECKPOINT_SECONDS = 1.0
 #: Sizes with at most this many cells are not estimated: they take well under a second.
 NO_ESTIMATE_CELLS = 20
 #: Runs expected to take longer than this on the cores given are refused without ``force`` (or a shard group, or Dask).
@@ -160,16 +166,15 @@ def run_count(
     ``shard_bits`` splits into 2^B shards; ``force`` starts a run estimated
     at over a year.  How it runs (``jobs``, ``checkpoint_dir``, ``progress``,
     ``fresh``, ``scheduler``, ``dask_local``, ``log``, ``max_seconds``):
-    ``enumerate_layout``.  A run stopped by ``max_seconds`` returns with
+    ``run_options`` and ``run_layout``.  A run stopped by ``max_seconds`` returns with
     ``left`` > 0 and the partial ``total`` of the shards counted so far.
     """
     from ..engines import registry
 
-    def layout(n: int, m: int, checkpointed: bool):
-        return registry.count_layout(n, m, method, symmetry, shard_bits, thin_rows, checkpointed, variant)
-
-    out = enumerate_layout(layout, n, m, shard=shard, sharded=shard_bits is not None, force=force, **options)
-    lay = out.layout
+    how = run_options(n, m, shard=shard, sharded=shard_bits is not None, force=force, **options)
+    with usage_errors():
+        lay = registry.count_layout(how.n, how.m, method, symmetry, shard_bits, thin_rows, how.checkpointed, variant)
+    out = run_layout(lay, how)
     total = int(lay.finish(out.total)) if not out.left else int(out.total)  # partial: not checked as a whole
     return CountRun(lay.n, lay.m, lay.variant, total, lay.method, out.seconds, out.workers, out.what, out.group,
                     out.shards, lay.shards if out.shards else 0, out.computed, out.checkpoint, out.left,
@@ -178,7 +183,7 @@ def run_count(
 
 @dataclass(frozen=True)
 class Enumeration:
-    """How a run of every grid of a size went (``enumerate_layout``): the layout's total, time and workers."""
+    """How a run of every grid of a size went (``run_layout``): the layout's total, time and workers."""
 
     layout: object  # the run's engines.base.Layout
     total: object  # the layout's total: an int for a count, a vector for stats (``layout.finish`` reads it)
@@ -195,8 +200,25 @@ class Enumeration:
     sample: object = None  # ``orchestration.verify.Comparison``: the sample recounted by another engine, if any
 
 
-def enumerate_layout(
-    make_layout,
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run of every grid goes, every option checked (``run_options``); ``run_layout`` reads it."""
+
+    n: int
+    m: int
+    jobs: int  # worker processes or threads (default: every usable core)
+    group: tuple | None  # the shard group (K, N), if one was asked for
+    dask: tuple | None  # (scheduler, local workers) of a Dask run, else None
+    feedback: Feedback  # what the run may say on stderr
+    budget: object  # ``orchestration.budget.Budget`` of ``max_seconds``, or None
+    checkpointed: bool  # asked for a checkpoint (a directory, a shard group, a fresh start, shards, Dask, a budget)
+    checkpoint_dir: str | os.PathLike | None = None
+    fresh: bool = False
+    force: bool = False
+    log: str | os.PathLike | None = None
+
+
+def run_options(
     n: int,
     m: int | None = None,
     *,
@@ -213,46 +235,49 @@ def enumerate_layout(
     force: bool = False,
     sized=None,
     max_seconds: float | None = None,
-) -> Enumeration:
-    """Run every grid of n×m through the layout ``make_layout(n, m, checkpointed)`` makes: a count, or stats.
+) -> RunOptions:
+    """The door of every enumeration: the size and every option checked once (UsageError, one line).
 
-    The options are checked first (UsageError; shard groups are for counts
-    only).  A run expected to take a second or more (a size of over
-    ``NO_ESTIMATE_CELLS`` cells whose layout cannot estimate is taken to),
-    or asked for ``checkpoint_dir``, a shard group (``shard`` 'K/N'), a
-    ``fresh`` start, Dask (``scheduler`` or ``dask_local`` N workers) or
-    shards (``sharded``), is sharded over ``jobs`` worker processes and
-    recorded in its checkpoint (resumed if it has one); shorter ones run in
-    this process on ``jobs`` threads.  A run estimated at over
-    ``REFUSE_SECONDS`` is refused unless ``force``, a shard group or Dask.
-    ``log`` appends every shard's log to a file;
-    ``progress`` (or ``feedback``): what it says on stderr.  ``sized(n, m)``: (n, m), checked (default
-    ``size``: what the counters take; a sample takes larger grids).  ``max_seconds``: a sharded run (as with
-    ``checkpoint_dir``) that takes a shard only while it is expected to end within that many seconds of this
-    call, then returns with ``left`` shards missing (``orchestration.budget``; not with Dask).
+    ``sized(n, m)``: (n, m), checked (default ``size``: what the counters take; a sample takes larger grids).
+    A run asked for ``checkpoint_dir``, a shard group (``shard`` 'K/N'), a ``fresh`` start, Dask
+    (``scheduler`` or ``dask_local`` N workers), shards (``sharded``) or a ``max_seconds`` budget is
+    ``checkpointed``; ``run_layout`` says what the others do.
     """
-    from ..orchestration.runner import setup_logging
-
     start = time.monotonic()
     n, m = (sized or size)(n, m)
     budget = make_budget(max_seconds, start)
     check_jobs(jobs)
     group = shard_group(shard)
     dask = dask_target(scheduler, dask_local)
-    feedback = feedback or Feedback.library(progress)
     if budget is not None and dask is not None:
         raise UsageError("--max-seconds is for runs on this machine's processes or GPU, not on Dask")
     checkpointed = bool(checkpoint_dir or group or fresh or sharded or dask or budget)
-    with usage_errors():
-        lay = make_layout(n, m, checkpointed)
-    if group and lay.kind != "count":
+    return RunOptions(n, m, jobs or cores.usable(), group, dask, feedback or Feedback.library(progress), budget,
+                      checkpointed, checkpoint_dir, fresh, force, log)  # fmt: skip
+
+
+def run_layout(lay, how: RunOptions) -> Enumeration:
+    """Run every grid of the layout ``lay`` (``engines.base.Layout``: a count, stats or a sample) as ``how`` says.
+
+    A run expected to take ``tuning.CHECKPOINT_SECONDS`` or more (a size of over ``NO_ESTIMATE_CELLS`` cells
+    whose layout cannot estimate is taken to), or ``how.checkpointed``, is sharded over ``how.jobs`` worker
+    processes and recorded in its checkpoint (resumed if it has one); shorter ones run in this process on
+    ``how.jobs`` threads.  A run estimated at over ``REFUSE_SECONDS`` is refused unless ``force``, a shard
+    group or Dask.  ``log`` appends every shard's log to a file.  With a ``max_seconds`` budget a sharded run
+    takes a shard only while it is expected to end within the budget, then returns with ``left`` shards
+    missing (``orchestration.budget``).
+    """
+    from ..orchestration.runner import setup_logging
+
+    if how.group and lay.kind != "count":
         raise UsageError(f"shard groups are for counts, not {lay.kind}: their values add up only over every shard")
-    if log is not None or feedback.logging:  # the command line configures logging; the library only when asked
+    if how.log is not None or how.feedback.logging:  # the command line configures logging; the library when asked
         try:
-            setup_logging(log, feedback.quiet)
+            setup_logging(how.log, how.feedback.quiet)
         except OSError as err:
-            raise UsageError(f"cannot write the log file {log}: {err.strerror}") from None
-    return _run(lay, group, jobs or cores.usable(), checkpointed, checkpoint_dir, fresh, force, dask, feedback, budget)
+            raise UsageError(f"cannot write the log file {how.log}: {err.strerror}") from None
+    return _run(lay, how.group, how.jobs, how.checkpointed, how.checkpoint_dir, how.fresh, how.force, how.dask,
+                how.feedback, how.budget)  # fmt: skip
 
 
 def make_budget(max_seconds, start: float | None = None):
@@ -276,7 +301,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
     est = None  # expected wall time on `jobs` cores
-    long = False  # expected to take CHECKPOINT_SECONDS or more
+    long = False  # expected to take ``tuning.CHECKPOINT_SECONDS`` or more
     compiling = f"compiling the kernels for {lay.n}x{lay.m} (once: they are cached on disk for later runs)"
     if lay.n * lay.m > NO_ESTIMATE_CELLS:
         # One thread, no numba thread pool: the parent may still fork workers.
@@ -284,7 +309,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
             lay.warm(parallel=False)
         one_core = lay.estimate_one_core()
         est = None if one_core is None else one_core / jobs
-        long = est is None or est >= CHECKPOINT_SECONDS
+        long = est is None or est >= tuning.CHECKPOINT_SECONDS
     if est is not None and est > REFUSE_SECONDS and not (force or group or dask or budget):
         pieces = "count it in pieces with --shard K/N on many machines, " if lay.kind == "count" else "run it "
         raise UsageError(

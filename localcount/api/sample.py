@@ -2,7 +2,7 @@
 ``run_sample``.
 
 The command line's ``sample`` is ``run_sample`` with its options.  It is
-the count's machinery (``counting.enumerate_layout``) with the sample's
+the count's machinery (``counting.run_options`` and ``run_layout``) with the sample's
 layout (``engines.sample``): short samples run in this process, long ones
 (or asked for a checkpoint or a fresh start) are sharded over worker
 processes and checkpointed, so an interrupted sample resumes.  Every shard
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..util.errors import UsageError, usage_errors
 from ..util.messages import say
-from .counting import Enumeration, check_jobs, enumerate_layout
+from .counting import Enumeration, check_jobs, run_layout, run_options
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 1
 def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0,
                nodes: int = 0, **options) -> SampleRun:  # fmt: skip
     """``sample`` and how the run went (``SampleRun``).  How it runs (``jobs``, ``checkpoint_dir``,
-    ``progress``, ``fresh``, ``log``): the count's ``counting.enumerate_layout``; UsageError (one line naming
+    ``progress``, ``fresh``, ``log``): the count's ``counting.run_options`` and ``run_layout``; UsageError (one line naming
     the argument) for values it cannot take."""
     from ..engines import registry
 
@@ -66,10 +66,10 @@ def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int
             registry.engine("sample").make(n, m, density, count, seed, nodes)
         return n, m
 
-    def layout(n: int, m: int, checkpointed: bool):
-        return registry.engine("sample").make(n, m, density, count, seed, nodes)
-
-    out = enumerate_layout(layout, n, m, sized=sized, **options)
+    how = run_options(n, m, sized=sized, **options)
+    with usage_errors():
+        lay = registry.engine("sample").make(how.n, how.m, density, count, seed, nodes)
+    out = run_layout(lay, how)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
     return SampleRun(out.layout.finish(out.total), out)

@@ -1,7 +1,7 @@
 """Measures beyond the count from Python: ``stats`` (uniqueness, difficulty, stuck grids) and ``run_stats``.
 
 The command line's ``stats`` is ``run_stats`` with its options.  It is the
-count's enumeration (``counting.enumerate_layout``) with the stats layout:
+count's enumeration (``counting.run_options`` and ``run_layout``) with the stats layout:
 short runs (sizes up to ``IN_PROCESS_CELLS`` cells, or expected to take less
 than a second) run in this process, longer ones (or asked for a checkpoint,
 a fresh start or Dask) are sharded and checkpointed under the same keys as
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..util.errors import usage_errors
 from ..util.messages import say
-from .counting import NO_ESTIMATE_CELLS, enumerate_layout
+from .counting import NO_ESTIMATE_CELLS, run_layout, run_options
 
 #: Sizes up to this many cells run in this process without a checkpoint (4x5: about a second): the sizes the
 #: enumeration does not estimate.
@@ -114,17 +115,17 @@ def run_stats(
     """``stats`` and how the run went (``StatsRun``); ``path`` rows or transposed and ``symmetry`` flips or none
     are independent code paths; ``depth``: shards fix the clues of this many rows.  How it runs (``jobs``,
     ``checkpoint_dir``, ``progress``, ``fresh``, ``scheduler``, ``dask_local``, ``log``): the count's
-    ``counting.enumerate_layout``."""
+    ``counting.run_options`` and ``run_layout``."""
     from ..engines import registry
-
-    def layout(n: int, m: int, checkpointed: bool):
-        return registry.engine("stats").make(n, m, depth, path, symmetry, variant)
 
     if options.get("max_seconds") is not None:
         from ..util.errors import UsageError
 
         raise UsageError("max_seconds is for counts: statistics are read only from every shard at once")
-    out = enumerate_layout(layout, n, m, **options)
+    how = run_options(n, m, **options)
+    with usage_errors():
+        lay = registry.engine("stats").make(how.n, how.m, depth, path, symmetry, variant)
+    out = run_layout(lay, how)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
     measures = out.layout.finish(out.total)
@@ -163,7 +164,6 @@ def unique(n: int, m: int | None = None, *, variant: str = "nonogram", method: s
     (816, 40164144690)
     """
     from ..clues import check_variant
-    from ..util.errors import usage_errors
     from .counting import size
 
     n, m = size(n, m)

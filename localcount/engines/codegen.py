@@ -7,7 +7,7 @@ with the statements written here, so a count, its statistics and the index
 run one kernel source.  A half pass updates every line of one direction from
 the knowledge in that direction's layout (``KR``: bit ``r*m + c``, ``KC``:
 bit ``c*n + r``), by the line table or, for columns too long for one, the
-word line solver; LANES grids run the passes side by side until every lane
+word line solver; ``tuning.LANES`` grids run the passes side by side until every lane
 has stopped (module doc of ``engines.grid.specialize``).
 
 The names the statements use, which the generated module defines or
@@ -24,6 +24,11 @@ may import this module; it imports none of them).
 """
 
 from __future__ import annotations
+
+from .. import tuning
+
+LANES = tuning.LANES  # TEMPORARY until grid.specialize reads tuning
+LANE_BITS = LANES.bit_length() - 1  # TEMPORARY
 
 
 def u64(x: int) -> str:
@@ -101,13 +106,6 @@ def solver_half_pass(lines: int, length: int, word: str, other: str, name, g: in
         )
     return out
 
-
-#: Grids propagated in lockstep by the count's generated kernels (more independent work
-#: per step); a power of two.  Measured on 6x6, one thread: 2 -> 1.14x, 4 -> 1.17x,
-#: 8 -> 1.06x over one lane; with the shared first pass 4 lanes still beat 2 and 8
-#: (10.4 s against 12.0 s and 12.6 s on the A/B sample).
-LANES = 4
-LANE_BITS = LANES.bit_length() - 1
 
 #: How the columns are updated: by the line table, or by the word line solver with or without a
 #: spread table (columns longer than the tables).

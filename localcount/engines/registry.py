@@ -16,7 +16,6 @@ import importlib
 
 from ..clues import check_variant
 from ..lines import TABLE_MAX_LEN
-from .base import check_size
 
 #: Engine name -> "module:LayoutClass" (layout modules import no numba).
 ENGINES = {
@@ -67,8 +66,8 @@ def count_layout(n: int, m: int, method: str = "auto", symmetry="auto", bits=Non
     ``auto`` picks the tiny counter only for runs in this process (not ``checkpointed``), so a
     checkpointed run keeps the layout, key and files it always had.  Yesnograms (``variant``):
     the tiny counter or the general kernel (``yesnogram_layout``).
+    Each engine's ``make`` checks the size (the API has checked it already, ``api.counting.size``).
     """
-    check_size(n, m)
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "gpu":  # the general kernel's enumeration on a GPU (its make says when there is none)

@@ -7,13 +7,12 @@
 * ``bits`` — a line's clue from a machine word, for the kernels.
 * ``board`` — local logic on a board of line words to its fixpoint (numba; single puzzles compiled, samples).
 
-Imports ``clues`` and ``util`` only.
+Imports ``clues``, ``util`` and ``tuning`` only.
 """
 
-#: Longest line that gets a table: 4^13 uint16 entries are 128 MiB (built in about
-#: 2.5 s), so two tables stay under 1 GiB for any size; 3x13 then counts about 80x
-#: faster than with the line DP (measured estimate 1 h against 78 h).  Longer
-#: lines use the line solvers of ``solvers`` (the word solver up to 62 cells).
-TABLE_MAX_LEN = 13
+#: Longest line that gets a table (``tuning.TABLE_MAX_LEN``, the one place it is set; longer lines use the
+#: line solvers of ``solvers``, the word solver up to 62 cells).  Two tables stay under 1 GiB for any size.
+from ..tuning import TABLE_MAX_LEN  # noqa: F401 (re-exported: read by the tables and the engines)
+
 #: Longest line whose cells get a spread table (``spread_table``).
 SPREAD_MAX_LEN = 16

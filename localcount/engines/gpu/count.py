@@ -15,16 +15,14 @@ memory; one lane.  ``scripts/gpu_variants.py`` times every variant on a device, 
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from ... import tuning
 from ...lines.tables import line_table, row_table, spread_table
 from ..base import GROUP_IDS
 
-#: Indices per thread: a stretch of consecutive grids (2^PER_THREAD_BITS, fewer in small shards).
-PER_THREAD_BITS = 10
 SIMULATOR_ENV = "NUMBA_ENABLE_CUDASIM"
 #: Threads per block in the simulator (a power of two, at most ``kernel.THREADS``).
 SIMULATOR_THREADS = 8
@@ -37,8 +35,6 @@ SIMULATOR_SHARED_LIMIT = 227 * 1024
 #: Threads per block at most where the tables take more than DEFAULT_SHARED_BYTES: one such block fills a
 #: multiprocessor's shared memory, so it gets as many threads as the kernel's registers allow, up to this.
 LARGE_BLOCK_THREADS = 1024
-#: Lanes of the default kernel: one until a device measures more (``scripts/gpu_variants.py``).
-DEFAULT_LANES = 1
 #: The kernel's parameters (``kernel.count_kernel``'s ``count_range``), as numba types them at a launch.
 KERNEL_SIGNATURE = "void(uint64, uint64, uint64, uint16[::1], uint16[::1], uint64[::1], uint64[::1], int64[::1])"
 
@@ -164,13 +160,13 @@ def default_kernel(n: int, m: int, group: str = "flips", variant: str = "nonogra
 
     One table in shared memory for squares of the nonogram family (7x7: 32 KiB, no opt-in); else both tables
     in shared memory where they fit the device's opt-in limit (6x8: 136 KiB, opted in); else global memory;
-    DEFAULT_LANES grids per thread.  The symmetry group does not enter the rule (yet)."""
+    ``tuning.GPU_LANES`` grids per thread.  The symmetry group does not enter the rule (yet)."""
     from . import kernel
 
     for place in (kernel.SHARED_ONE, kernel.SHARED):
         if fits(n, m, variant, place):
-            return Kernel(place, DEFAULT_LANES)
-    return Kernel(kernel.GLOBAL, DEFAULT_LANES)
+            return Kernel(place, tuning.GPU_LANES)
+    return Kernel(kernel.GLOBAL, tuning.GPU_LANES)
 
 
 def kernel_name(n: int, m: int, group: str = "flips", variant: str = "nonogram") -> str:
@@ -250,7 +246,7 @@ def count_indices(
     nbytes = table_bytes(n, m, chosen.place)
     launch = device.count_kernel(n, m, GROUP_IDS[group], chosen.place, chosen.lanes)  # all compiled in
     block = _prepared(launch, nbytes)
-    per = 1 << min(PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
+    per = 1 << min(tuning.PER_THREAD_BITS, max(0, (count.bit_length() - 1) - (block.bit_length() - 1)))
     units = -(-count // per)  # ceiling divisions
     blocks = -(-units // block)
     out = cuda.to_device(np.zeros(blocks, np.int64))  # the threads add into it
@@ -262,8 +258,3 @@ def count_indices(
 def simulator_hint() -> str:
     """What to do without a GPU: the one-line message's end."""
     return f"to test the GPU engine without one, run with {SIMULATOR_ENV}=1 (numba's CUDA simulator, slow)"
-
-
-def use_simulator_in(env: dict | None = None) -> dict:
-    """A copy of the environment that runs CUDA kernels in numba's simulator (for tests and scripts)."""
-    return dict(os.environ if env is None else env, **{SIMULATOR_ENV: "1"})

@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ... import tuning
 from ...clues import check_variant
 from ...lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, row_table, spread_table
 from ..base import GROUP_IDS, MAX_CELLS, check_size, symmetry_group  # noqa: F401 (MAX_CELLS: part of this API)
 from . import kernel, specialize
 
-#: The enumeration index is split into 2^UNIT_PREFIX_BITS units (fewer for
-#: small grids); a unit is the smallest piece of work handed to a thread.
-UNIT_PREFIX_BITS = 12
 #: Sizes with at least this many cells count with kernels generated for their
 #: size (``specialize``, about 2.5x faster); smaller ones are not worth a
 #: compilation each and use the plain kernel.
@@ -29,8 +27,6 @@ SPECIALIZE_MIN_CELLS = 20
 
 #: Symmetry groups by name (see kernel.py): "auto" is "square" for squares, else "flips".
 GROUPS = GROUP_IDS
-#: Aim for progress updates about this often (``count_threaded``).
-BATCH_SECONDS = 3.0
 
 _NO_TABLE = np.zeros(1, np.uint16)
 _NO_SPREAD = np.zeros((1, 1), np.uint64)
@@ -174,8 +170,13 @@ class Plan:
         return 1 << self.unit_bits
 
 
-def plan(n: int, m: int, unit_prefix_bits: int = UNIT_PREFIX_BITS) -> Plan:
-    """Split the index space of n×m into at most 2^unit_prefix_bits units."""
+def plan(n: int, m: int, unit_prefix_bits: int | None = None) -> Plan:
+    """Split the index space of n×m into at most 2^unit_prefix_bits units (``tuning.UNIT_PREFIX_BITS``).
+
+    The size is checked here and in ``context``, the two ways into this module's kernels: ``count``,
+    ``count_threaded`` and ``estimate_seconds`` come through ``plan``, ``solve_grids`` through ``context``.
+    """
+    unit_prefix_bits = tuning.UNIT_PREFIX_BITS if unit_prefix_bits is None else unit_prefix_bits
     check_size(n, m)
     cells = n * m
     unit_bits = min(cells, unit_prefix_bits)
@@ -217,10 +218,9 @@ def estimate_seconds(
     enumeration indices (2^block_bits each), so the sample sees the same
     symmetry skips and the same locality as the real run.
     """
-    check_size(n, m)
+    fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))  # checks the size
     if n * m == 0:
         return 0.0
-    fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))
     rng = np.random.default_rng(1)
     units = rng.integers(0, fine.units, size=min(samples, fine.units))
     count_units(fine, units[:1], symmetry, parallel, **table_opts)  # compile / load from cache first
@@ -236,7 +236,7 @@ def count(
     symmetry=True,
     batch: int = 64,
     progress=None,
-    unit_prefix_bits: int = UNIT_PREFIX_BITS,
+    unit_prefix_bits: int | None = None,
     **table_opts,
 ) -> int:
     """Number of n×m grids whose clues are locally solvable.
@@ -247,10 +247,9 @@ def count(
     each batch of units.  Units run in a fixed shuffled order so that every
     batch is a fair sample and early rates predict the total time.
     """
-    check_size(n, m)
+    p = plan(n, m, unit_prefix_bits)  # checks the size
     if n * m == 0:
         return 1  # the one empty grid has no unknown cell: solved
-    p = plan(n, m, unit_prefix_bits)
     order = np.random.default_rng(0).permutation(p.units)
     total = 0
     start = time.perf_counter()
@@ -265,7 +264,7 @@ def count(
 def count_threaded(
     n: int, m: int, symmetry, jobs: int, progress=None, estimate=None, variant: str = "nonogram"
 ) -> tuple:
-    """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about BATCH_SECONDS.
+    """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about ``tuning.BATCH_SECONDS``.
 
     ``progress(grids_done)``; ``estimate``: expected wall time on ``jobs`` threads, if known.
     """
@@ -279,7 +278,7 @@ def count_threaded(
     batch = 64
     if estimate is not None:
         per_unit = estimate * threads / p.units  # one thread's seconds per unit
-        batch = max(threads, min(p.units, int(threads * BATCH_SECONDS / max(per_unit, 1e-9))))
+        batch = max(threads, min(p.units, int(threads * tuning.BATCH_SECONDS / max(per_unit, 1e-9))))
 
     def units_done(done, *_):
         if progress is not None:

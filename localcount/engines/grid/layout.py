@@ -109,7 +109,7 @@ class GridLayout(BitShards):
         return estimate_seconds(self.n, self.m, self.symmetry, parallel=False, variant=self.variant)
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
-        """(count, threads): numba threads over units of work, in batches of about BATCH_SECONDS."""
+        """(count, threads): numba threads over units of work, in batches of about ``tuning.BATCH_SECONDS``."""
         from .count import count_threaded
 
         return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate, self.variant)

@@ -3,17 +3,15 @@
 With n and m constants of the module, every loop is unrolled and every shift is a constant.  The
 grids of a range are taken 2^m at a time (the last row runs through every value, the rows above it
 are fixed), so the first half — every row from nothing known, which depends on each row alone — is
-done once for the fixed rows, and LANES grids that differ in their last row are propagated in
+done once for the fixed rows, and ``tuning.LANES`` grids that differ in their last row are propagated in
 lockstep by the statements every generated kernel propagates with (``engines.codegen.lockstep``,
 the count's and the statistics' source): their table lookups are independent loads the CPU
 overlaps.  A lane that has stopped (solved, or a half other than the first taught it nothing)
 rides along unchanged until every lane has stopped; the lockstep counts each lane's half passes,
 so a solved lane's code is 1 + the half passes up to the one that solved it (``kernel``'s code).
 
-Lanes: the count's ``codegen.LANES`` (4).  Measured 2026-11-28, one thread on a 2-core machine
-shared with a count (medians of 5 runs of 2^22 grids, M grids/s), against the template this
-replaced (8 lanes in loops over lane arrays): 6x6 54 against 31-33, 5x7 57 against 32, 4x8 58
-against 42; unrolled, 8 lanes ran 45-52 and compiled in twice the time, 2 lanes 50-64.
+Lanes: the count's ``tuning.LANES`` (4; ``docs/measurements.md``, "Tunables", has this kernel's
+measurements).
 
 Ranges must start at a multiple of 2^m and hold a multiple of 2^m grids (``aligned``); the tests
 compare every code with ``kernel``'s.  The source is written to the kernel cache and compiled
@@ -26,13 +24,14 @@ import functools
 import hashlib
 import pathlib
 
+from ... import tuning
 from ...util import generated
-from ..codegen import LANES, first_row_pass, lockstep, u64
+from ..codegen import first_row_pass, lockstep, u64
 
 
-def source(n: int, m: int, lanes: int = LANES) -> str:
-    """The generated module's source for n×m (n, m >= 1): ``lanes`` lanes (fewer where 2^m is fewer)."""
-    lanes = min(lanes, 1 << m)
+def source(n: int, m: int, lanes: int | None = None) -> str:
+    """The generated module's source for n×m (n, m >= 1): ``lanes`` lanes (``tuning.LANES``; fewer where 2^m is)."""
+    lanes = min(tuning.LANES if lanes is None else lanes, 1 << m)
     mask_m = u64((1 << m) - 1)
     mask_n = u64((1 << n) - 1)
     fixed = list(range(n - 1))  # the rows above the last: the same for the 2^m grids of a run

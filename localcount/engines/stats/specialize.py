@@ -3,7 +3,7 @@
 One enumeration gives every measure.  The grids of a row-clue group (the
 product of each row clue's patterns, as in ``kernel``) are enumerated by
 nested loops over the first rows and a flat odometer over the last two or three (``flat_count``),
-STATS_LANES grids at a time; each lane runs the lockstep propagation that the
+``tuning.STATS_LANES`` grids at a time; each lane runs the lockstep propagation that the
 count's generated kernels run (``engines.codegen.lockstep``, the
 same source), here counting its half passes: a solved lane's steps.  Rows
 first, the first row pass knows nothing yet, so it depends on the row clues
@@ -36,6 +36,7 @@ import pathlib
 
 import numpy as np
 
+from ... import tuning
 from ...lines import bits
 from ...lines.tables import clue_ids
 from ...util import generated
@@ -43,35 +44,10 @@ from ..codegen import lockstep, or_tree, u64
 from . import kernel
 from .measures import GRIDS, HIST, SOLVABLE, STUCK_START, UNIQUE, steps_at
 
-#: Grids a stats kernel propagates in lockstep.  Fewer than the count's ``codegen.LANES`` (4): lanes of one
-#: group differ more than the count's (whole rows of one clue against two cells), so 4 lanes ride along
-#: for 1.33x the half passes their grids need (6x6, 40 shards), 2 lanes for 1.15x.  Measured one thread on
-#: samples of shards, alternated, 2026-11-26, AMD EPYC, time of 2 lanes against 4: 6x6 rows 0.93, 5x8 rows
-#: 0.89, 5x8 transposed 0.78, 6x7 rows 0.98 (3 lanes: 6x6 0.94, 5x8 rows 0.94; 1 lane: 6x6 1.05).
-STATS_LANES = 2
-#: When the lanes' lockstep asks whether to stop (``codegen.CHECKS``): only after each round's second half.
-#: Two lanes that differ in whole rows end apart, and the exit is one unpredictable branch per round instead
-#: of one per half pass: 0.975 of the time with the OR tree (``codegen.or_tree``), on every 40th shard of
-#: 6x6, one thread, alternated shard by shard, 2026-11-27, AMD EPYC (each alone, on 6x6's every 160th
-#: shard: the round's check 0.96, the tree 0.93-0.98; the count's four lanes gain from neither).
-STATS_CHECK = "round"
-
-#: The rows of a group run flat (one odometer) over its last rows, so lanes seldom run empty and the loops
-#: above them are entered seldom: two, or up to FLAT_MAX while their combinations stay within FLAT_CAP (the
-#: flat tables' length).  Measured on 6x6, one core, the same 150 shards: 3 rows take 0.84 of the time of 2
-#: (10.7 s against 12.7 s; 4 rows 10.5 s).
-FLAT_MAX = 3
-FLAT_CAP = 1 << 15
-
-
-#: A grid's column-clue key is read from a table of this many bits of its column word at a time:
-#: several columns per lookup (two columns of 6 cells, three of 4), one where a column is longer.
-KEY_TABLE_BITS = 12
-
 
 def key_columns(n: int) -> int:
     """How many columns of n cells one lookup of the key table covers."""
-    return max(1, KEY_TABLE_BITS // n)
+    return max(1, tuning.KEY_TABLE_BITS // n)
 
 
 def key_table(cid_n: np.ndarray, n: int, base: int) -> np.ndarray:
@@ -99,7 +75,7 @@ def shard_args(prep, depth: int, group: int) -> tuple:
 def flat_count(n: int, most: int) -> int:
     """How many last rows of an n-row group run flat, when a row clue has at most ``most`` patterns (at least 2)."""
     k = min(2, n)
-    while k < min(FLAT_MAX, n) and most ** (k + 1) <= FLAT_CAP:
+    while k < min(tuning.FLAT_MAX, n) and most ** (k + 1) <= tuning.FLAT_CAP:
         k += 1
     return k
 
@@ -174,7 +150,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     # Rows first, a lane has run two half passes before the loop (the lockstep counts one).
     # After the loop each valid lane (v, 0 or 1) that ends solved adds 1 to the counter of its steps.
     steps = "hist[w, {} + 1]" if rows_first else "hist[w, {}]"
-    body += lockstep(n, m, lanes, steps=True, done="columns", check=STATS_CHECK)
+    body += lockstep(n, m, lanes, steps=True, done="columns", check=tuning.STATS_CHECK)
     body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
     k = key_columns(n)
     mask_k = (1 << (k * n)) - 1
@@ -217,11 +193,13 @@ def _decode(flat: list) -> list:
     return out
 
 
-def source(n: int, m: int, base: int, first: str = "rows", lanes: int = STATS_LANES) -> str:
+def source(n: int, m: int, base: int, first: str = "rows", lanes: int | None = None) -> str:
     """The generated stats module for enumerating n×m grids (n, m >= 1; lines that fit the tables).
 
-    ``base``: the number of column clues (keys are base-``base`` numbers); ``first``: "rows" or "columns".
+    ``base``: the number of column clues (keys are base-``base`` numbers); ``first``: "rows" or "columns";
+    ``lanes``: grids in lockstep (``tuning.STATS_LANES``).
     """
+    lanes = tuning.STATS_LANES if lanes is None else lanes
     if first not in ("rows", "columns"):
         raise ValueError(f"first must be 'rows' or 'columns', not {first!r}")
     flat = flat_count(n, int(np.bincount(clue_ids(m)).max()))
