@@ -28,7 +28,7 @@ ENGINES = (
     "localcount.engines.grid",
     "localcount.engines.thin",
     "localcount.engines.stats",
-    "localcount.engines.index",
+    "localcount.engines.numbering",
     "localcount.engines.gpu",
     "localcount.engines.sample",
 )
@@ -185,7 +185,7 @@ def test_no_module_imports_a_private_name_of_another():
 def generated_sources() -> dict:
     """The source of every kind of generated kernel module, for small sizes."""
     from localcount.engines.grid import specialize as grid
-    from localcount.engines.index import fast
+    from localcount.engines.numbering import fast
     from localcount.engines.stats import specialize as stats
 
     return {

@@ -1,4 +1,4 @@
-"""Every locally solvable puzzle by its number (``api.every``, ``engines.index``, ``results.indexes``, the commands
+"""Every locally solvable puzzle by its number (``api.every``, ``engines.numbering``, ``results.indexes``, the commands
 ``nth``, ``rank``, ``list`` and ``index``), against tests/naive.py's literal reading of the order."""
 
 import json
@@ -12,8 +12,8 @@ from incli import cli
 
 import localcount as lc
 from localcount.api import every
-from localcount.engines.index import count as index_count
-from localcount.engines.index.layout import IndexLayout, default_rows
+from localcount.engines.numbering import count as index_count
+from localcount.engines.numbering.layout import NumberingLayout, default_rows
 from localcount.results import indexes
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -92,8 +92,8 @@ def test_the_kernels_refuse_what_they_cannot_number():
 @pytest.mark.parametrize("variant", FAMILIES)
 @pytest.mark.parametrize("n,m,rows", [(4, 4, 2), (3, 5, 1), (5, 3, 2), (4, 3, 3), (2, 2, 1)])
 def test_the_mirror_and_every_block_give_the_same_index(n, m, rows, variant):
-    mirror = IndexLayout.make(n, m, rows=rows, bits=min(3, rows * m), variant=variant)
-    every_block = IndexLayout.make(n, m, rows=rows, symmetry="none", bits=min(2, rows * m), variant=variant)
+    mirror = NumberingLayout.make(n, m, rows=rows, bits=min(3, rows * m), variant=variant)
+    every_block = NumberingLayout.make(n, m, rows=rows, symmetry="none", bits=min(2, rows * m), variant=variant)
     assert mirror.code_path != every_block.code_path
     a = mirror.finish(mirror.add(mirror.compute(s) for s in range(mirror.shards)))
     b = every_block.finish(every_block.in_process(2)[0])
@@ -106,7 +106,7 @@ def test_the_mirror_and_every_block_give_the_same_index(n, m, rows, variant):
 
 
 def test_a_layout_refuses_what_does_not_add_up():
-    lay = IndexLayout.make(3, 3, rows=1, bits=1)
+    lay = NumberingLayout.make(3, 3, rows=1, bits=1)
     values = [lay.compute(s) for s in range(lay.shards)]
     with pytest.raises(ValueError, match="cover"):
         lay.finish(lay.add(values[:1]))

@@ -7,7 +7,7 @@ puzzles #1, #2, ... in increasing g (#1 is the empty grid).  With ``steps`` (a n
 same order: "the k-th puzzle of d steps".
 
 Answers come from an *index*: each block of grids (those sharing their top rows) with its
-histogram of steps, counted once by the numbering engine (``engines.index``) and kept in a file
+histogram of steps, counted once by the numbering engine (``engines.numbering``) and kept in a file
 (``results.indexes``): the package ships some sizes, others are built on first use in the data
 directory — sharded and checkpointed like a count, so an interrupted build resumes — and checked
 against the recorded count of the size before they are used.  A query then finds the block by its
@@ -149,7 +149,7 @@ def steps_range(steps) -> tuple | None:
 
 def index_size(n, m=None) -> tuple:
     """(n, m) of a size that can be numbered; UsageError if none can (too many grids, lines too long)."""
-    from ..engines.index.prepare import check_index_size
+    from ..engines.numbering.prepare import check_index_size
 
     with usage_errors():
         check_index_size(n, n if m is None else m)
@@ -192,7 +192,7 @@ class Numbering:
     @functools.lru_cache(maxsize=32)  # noqa: B019 (a Numbering lives as long as the process's cache of them)
     def piece_codes(self, block: int, piece: int):
         """The codes of one piece (PIECE_BITS grids at most) of a block: 0 stuck, 1 + steps if solved."""
-        from ..engines.index.count import codes
+        from ..engines.numbering.count import codes
 
         bits = min(self.bits, PIECE_BITS)
         return codes(self.n, self.m, (block << self.bits) + (piece << bits), 1 << bits, self.variant)
@@ -239,7 +239,7 @@ class Numbering:
 
     def rank(self, g: int, steps: tuple | None = None) -> Numbered:
         """The puzzle whose grid is numbered g; NotNumbered if local logic does not solve it (in ``steps``)."""
-        from ..engines.index.count import codes as range_codes
+        from ..engines.numbering.count import codes as range_codes
 
         if isinstance(g, bool) or not hasattr(g, "__index__") or not 0 <= g < 1 << (self.n * self.m):
             raise UsageError(f"a {self.n}x{self.m} grid's number is between 0 and 2^{self.n * self.m} - 1, got {g!r}")
@@ -338,7 +338,7 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
     check_jobs(jobs)
     feedback = feedback or Feedback.library(progress)
     with usage_errors():
-        lay = engine("index").make(n, m, symmetry=symmetry, variant=variant)
+        lay = engine("numbering").make(n, m, symmetry=symmetry, variant=variant)
     jobs = jobs or cores.usable()
     with said_if_slow(f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)", feedback.quiet):
         lay.warm()
@@ -424,7 +424,7 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     import numpy as np
 
     from ..engines.grid.count import count_units, plan
-    from ..engines.index.prepare import mirror
+    from ..engines.numbering.prepare import mirror
 
     if n < 2 or n * m == 0:
         raise ValueError("first_row_counts needs two rows or more")

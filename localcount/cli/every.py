@@ -92,7 +92,7 @@ def _query(n: int, m: int, args, ask):
     import contextlib
 
     from ..api.feedback import said_if_slow
-    from ..engines.index.count import VECTOR_MAX
+    from ..engines.numbering.count import VECTOR_MAX
 
     numbering = every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
     if 1 << numbering.bits <= VECTOR_MAX:

@@ -2,7 +2,7 @@
 
 The count's kernels (``engines.grid.specialize``), the statistics' kernels
 (``engines.stats.specialize``) and the numbering's kernels
-(``engines.index.fast``) are generated per size; all propagate local logic
+(``engines.numbering.fast``) are generated per size; all propagate local logic
 with the statements written here, so a count, its statistics and the index
 run one kernel source.  A half pass updates every line of one direction from
 the knowledge in that direction's layout (``KR``: bit ``r*m + c``, ``KC``:

@@ -23,7 +23,7 @@ ENGINES = {
     "thin": "localcount.engines.thin.layout:ThinLayout",
     "stats": "localcount.engines.stats.layout:StatsLayout",
     "tiny": "localcount.engines.tiny.layout:TinyLayout",
-    "index": "localcount.engines.index.layout:IndexLayout",
+    "numbering": "localcount.engines.numbering.layout:NumberingLayout",
     "gpu": "localcount.engines.gpu.layout:GpuLayout",
     "sample": "localcount.engines.sample.layout:SampleLayout",
 }

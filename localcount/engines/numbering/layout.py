@@ -72,7 +72,7 @@ def computed_blocks(m: int, rows: int, symmetry: str):
 
 
 @dataclass(frozen=True)
-class IndexLayout(Layout):
+class NumberingLayout(Layout):
     """Everything that determines each shard's value of a numbering run."""
 
     kind: ClassVar[str] = "index"
@@ -91,7 +91,7 @@ class IndexLayout(Layout):
 
     @classmethod
     def make(cls, n: int, m: int, rows: int | None = None, bits: int | None = None, symmetry: str = "mirror",
-             variant: str = "nonogram") -> IndexLayout:  # fmt: skip
+             variant: str = "nonogram") -> NumberingLayout:  # fmt: skip
         """A checked layout (defaults: ``default_rows``, ``default_bits``); ValueError if n×m cannot be numbered."""
         check_index_size(n, m)
         if symmetry not in cls.WORDS["symmetry"]:
