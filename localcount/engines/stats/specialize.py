@@ -90,12 +90,35 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     from ``fc[j, column cells]``, filled once per group.  Columns first (the transposed path), ``fc``
     is the first column pass from nothing, the same for every group (filled by ``stats_shard``).
     """
-    mask_n = (1 << n) - 1
-    full = (1 << (n * m)) - 1
+    ind = "    "
     flat = list(range(max(0, n - nflat), n))
     nested = list(range(n - len(flat)))
     rows_first = first == "rows"
-    ind = "    "
+    out = _group_start(n, m, rows_first) + _flat_table(flat, lanes)
+    loops, prev_w, depth = _nested_loops(nested, ind)
+    out += loops
+    out.append(f"{depth}for t in range(0, tot, {lanes}):")
+    body = _lane_start(n, m, lanes, flat, nested, prev_w)
+    # Rows first, a lane has run two half passes before the loop (the lockstep counts one).
+    # After the loop each valid lane (v, 0 or 1) that ends solved adds 1 to the counter of its steps.
+    steps = "hist[w, {} + 1]" if rows_first else "hist[w, {}]"
+    body += lockstep(n, m, lanes, steps=True, done="columns", check=tuning.STATS_CHECK)
+    body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
+    body += _lane_end(n, m, base, lanes)
+    out += [depth + ind + x for x in body]
+    tail = f"""
+single = count_singletons(keys, nk, tmp, {(base**m - 1).bit_length()})
+sums[{GRIDS}] += w * size
+sums[{SOLVABLE}] += w * solved
+sums[{UNIQUE}] += w * (solved + single)
+sums[{STUCK_START}] += w * stuck"""
+    out += tail.strip("\n").split("\n")
+    return "\n".join(ind + x for x in out)
+
+
+def _group_start(n: int, m: int, rows_first: bool) -> list:
+    """A group's counters and size; rows first, its first row pass ``k1`` (and a group it solves, whole)."""
+    full = (1 << (n * m)) - 1
     out = ["nk = 0", "solved = 0", "stuck = 0", "size = 1"]
     out += [f"size *= pat_start[clue[{r}] + 1] - pat_start[clue[{r}]]" for r in range(n)]
     out.append("w_ = np.uint64(0)")
@@ -113,8 +136,12 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
             "    return",
             "_first_columns(fc, k1, ctab, cspread)",
         ]
-    # The last rows' combinations, once per group: rows and column bits; padded to whole lane steps.
-    out += [f"s{r} = pat_start[clue[{r}]]" for r in flat]
+    return out
+
+
+def _flat_table(flat: list, lanes: int) -> list:
+    """The last rows' combinations, once per group: their rows and column bits, padded to whole lane steps."""
+    out = [f"s{r} = pat_start[clue[{r}]]" for r in flat]
     out += [f"p{r} = pat_start[clue[{r}] + 1] - s{r}" for r in flat]
     out += [f"d{r} = 0" for r in flat]
     out.append("tot = " + " * ".join(f"p{r}" for r in flat))
@@ -123,6 +150,12 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     out += ["    " + x for x in _decode(flat)]
     out += [f"    flat_rows[{k}, t] = pats[s{r} + d{r}]" for k, r in enumerate(flat)]
     out.append("    flat_w[t] = " + " | ".join(f"rspread[{r}, flat_rows[{k}, t]]" for k, r in enumerate(flat)))
+    return out
+
+
+def _nested_loops(nested: list, ind: str) -> tuple:
+    """(statements, the innermost column word's name, its indent): one loop per nested row's patterns."""
+    out = []
     prev_w = "w_"
     depth = ""
     for r in nested:
@@ -132,9 +165,12 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         out.append(f"{d}w{r} = {prev_w} | rspread[{r}, r{r}]")
         prev_w = f"w{r}"
         depth = d
-    d = depth
-    out.append(f"{d}for t in range(0, tot, {lanes}):")
-    d2 = d + ind
+    return out, prev_w, depth
+
+
+def _lane_start(n: int, m: int, lanes: int, flat: list, nested: list, prev_w: str) -> list:
+    """Each lane's rows, columns and knowledge after the first column pass (``fc``); ``v{g}``: a real grid."""
+    mask_n = (1 << n) - 1
     body = []
     for g in range(lanes):
         body += [f"r{r}_{g} = flat_rows[{k}, t + {g}]" for k, r in enumerate(flat)]
@@ -147,11 +183,11 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
     for r in nested:
         body += [f"r{r}_{g} = r{r}" for g in range(lanes)]
     body += [f"v{g} = np.int64(t + {g} < tot)" for g in range(lanes)]
-    # Rows first, a lane has run two half passes before the loop (the lockstep counts one).
-    # After the loop each valid lane (v, 0 or 1) that ends solved adds 1 to the counter of its steps.
-    steps = "hist[w, {} + 1]" if rows_first else "hist[w, {}]"
-    body += lockstep(n, m, lanes, steps=True, done="columns", check=tuning.STATS_CHECK)
-    body += [steps.format(f"st{g}") + f" += v{g} & (1 - u{g})" for g in range(lanes)]
+    return body
+
+
+def _lane_end(n: int, m: int, base: int, lanes: int) -> list:
+    """Each lane's verdict counted, and a stuck lane's column-clue key kept (``keys[nk]``)."""
     k = key_columns(n)
     mask_k = (1 << (k * n)) - 1
     chunks = []
@@ -159,9 +195,9 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
         word = f"(colword{{g}} >> {u64(j * n)})" if j else "colword{g}"
         chunks.append(f"np.int64(ktab[{word} & {u64(mask_k)}]) * {base**j}")
     key = " + ".join(chunks)
-
     # Branch-free: a lane past the group's end (v 0) counts nowhere; a stuck lane's key
     # is kept by moving nk on (each solved lane added its steps to hist[w] after the lockstep loop).
+    body = []
     for g in range(lanes):
         body += [
             f"s{g} = v{g} & np.int64(known{g} == {n * m})",
@@ -170,15 +206,7 @@ def _group_source(n: int, m: int, base: int, first: str, lanes: int, nflat: int)
             f"keys[nk] = {key.format(g=g)}",
             f"nk += v{g} - s{g}",
         ]
-    out += [d2 + x for x in body]
-    tail = f"""
-single = count_singletons(keys, nk, tmp, {(base**m - 1).bit_length()})
-sums[{GRIDS}] += w * size
-sums[{SOLVABLE}] += w * solved
-sums[{UNIQUE}] += w * (solved + single)
-sums[{STUCK_START}] += w * stuck"""
-    out += tail.strip("\n").split("\n")
-    return "\n".join(ind + x for x in out)
+    return body
 
 
 def _decode(flat: list) -> list:
@@ -230,7 +258,12 @@ def _group(clue, w, pat_start, pats, ktab, rtab, ctab, rspread, cspread, keys, t
 {group}
 
 
-@njit(cache=True)
+{_shard_source(n, m, flat, lanes, rows_first)}'''
+
+
+def _shard_source(n: int, m: int, flat: int, lanes: int, rows_first: bool) -> str:
+    """``stats_shard`` (the groups of one shard: their row clues, weights and measures) and ``stats_shards``."""
+    return f'''@njit(cache=True)
 def stats_shard(shard, depth, group, pat_start, pats, rev, ktab, max_group, rtab, ctab, rspread, cspread, out):
     """Add the symmetry-weighted measures of one shard into ``out`` (``kernel.stats_shard``'s enumeration)."""
     C = len(pat_start) - 1
