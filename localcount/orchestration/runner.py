@@ -258,13 +258,6 @@ def _run_pool(lay, todo, jobs, tally) -> None:
         stop.append(signum)
         os.write(wake[1], b"!")
 
-    def lost(proc, shard):
-        """A worker is gone; a signal to the whole job may be what killed it: report that first."""
-        time.sleep(0.1)
-        if stop:
-            return Interrupted(stop[0])
-        return WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
-
     _forward_worker_logs()
     ctx = multiprocessing.get_context("fork")
     old = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
@@ -272,64 +265,98 @@ def _run_pool(lay, todo, jobs, tally) -> None:
     workers = []
     finished = False
     try:
-        for _ in range(min(jobs, len(todo))):
-            if stop:
-                raise Interrupted(stop[0])
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(lay, theirs), daemon=True)
-            proc.start()
-            theirs.close()
-            workers.append((proc, mine))
-        busy = {}  # pipe -> (process, shard)
-        for proc, conn in workers:
-            shard = next(tasks, None)
-            if shard is not None:
-                try:
-                    conn.send(int(shard))
-                except OSError:
-                    raise lost(proc, shard) from None
-                busy[conn] = (proc, shard)
+        _start_workers(ctx, lay, min(jobs, len(todo)), workers, stop)
+        busy = _hand_first_shards(workers, tasks, stop)
         while busy:
-            sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
-            ready_list = multiprocessing.connection.wait([*busy, *sentinels, wake[0]])
-            if stop:
-                raise Interrupted(stop[0])
-            for ready in ready_list:
-                if ready in sentinels:
-                    conn, proc, shard = sentinels[ready]
-                    if conn in busy and not conn.poll():
-                        raise lost(proc, shard)
-                    continue
-                if ready not in busy:
-                    continue
-                proc, shard = busy.pop(ready)
-                try:
-                    shard, total, seconds = ready.recv()
-                except (EOFError, OSError):
-                    raise lost(proc, shard) from None
-                tally(shard, total, seconds)
-                if stop:
-                    raise Interrupted(stop[0])
-                nxt = next(tasks, None)
-                try:
-                    ready.send(None if nxt is None else int(nxt))
-                except OSError:  # BrokenPipeError: it died after sending its result
-                    raise lost(proc, nxt) from None
-                if nxt is not None:
-                    busy[ready] = (proc, nxt)
+            _serve_ready(busy, tasks, tally, stop, wake[0])
         finished = True
     finally:
-        for proc, conn in workers:
-            if finished:
-                proc.join(timeout=10)  # let it flush its log records
-            if proc.exitcode is None:
-                proc.kill()
-            proc.join()
-            conn.close()
+        _end_workers(workers, finished)
         for s, handler in old.items():
             signal.signal(s, handler)
         os.close(wake[0])
         os.close(wake[1])
+
+
+def _lost(proc, shard, stop: list) -> Stopped:
+    """A worker is gone; a signal to the whole job may be what killed it: report that first."""
+    time.sleep(0.1)
+    if stop:
+        return Interrupted(stop[0])
+    return WorkerDied(f"worker pid {proc.pid} died (exit code {proc.exitcode}) on shard {shard}")
+
+
+def _start_workers(ctx, lay, count: int, workers: list, stop: list) -> None:
+    """Start ``count`` worker processes, each appended to ``workers`` as (process, pipe) once started."""
+    for _ in range(count):
+        if stop:
+            raise Interrupted(stop[0])
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(lay, theirs), daemon=True)
+        proc.start()
+        theirs.close()
+        workers.append((proc, mine))
+
+
+def _hand_first_shards(workers: list, tasks, stop: list) -> dict:
+    """Send each worker its first shard while there are any: the busy workers, pipe -> (process, shard)."""
+    busy = {}
+    for proc, conn in workers:
+        shard = next(tasks, None)
+        if shard is not None:
+            try:
+                conn.send(int(shard))
+            except OSError:
+                raise _lost(proc, shard, stop) from None
+            busy[conn] = (proc, shard)
+    return busy
+
+
+def _serve_ready(busy: dict, tasks, tally, stop: list, wake: int) -> None:
+    """Wait for results, dead workers or a signal, and handle what is ready: one round of the pool's loop."""
+    sentinels = {proc.sentinel: (conn, proc, shard) for conn, (proc, shard) in busy.items()}
+    ready_list = multiprocessing.connection.wait([*busy, *sentinels, wake])
+    if stop:
+        raise Interrupted(stop[0])
+    for ready in ready_list:
+        if ready in sentinels:
+            conn, proc, shard = sentinels[ready]
+            if conn in busy and not conn.poll():
+                raise _lost(proc, shard, stop)
+            continue
+        if ready not in busy:
+            continue
+        _take_result(ready, busy, tasks, tally, stop)
+
+
+def _take_result(ready, busy: dict, tasks, tally, stop: list) -> None:
+    """Record the result on the pipe ``ready``, then send its worker the next shard (None: stop)."""
+    proc, shard = busy.pop(ready)
+    try:
+        shard, total, seconds = ready.recv()
+    except (EOFError, OSError):
+        raise _lost(proc, shard, stop) from None
+    tally(shard, total, seconds)
+    if stop:
+        raise Interrupted(stop[0])
+    nxt = next(tasks, None)
+    try:
+        ready.send(None if nxt is None else int(nxt))
+    except OSError:  # BrokenPipeError: it died after sending its result
+        raise _lost(proc, nxt, stop) from None
+    if nxt is not None:
+        busy[ready] = (proc, nxt)
+
+
+def _end_workers(workers: list, finished: bool) -> None:
+    """Stop the workers: after a finished run let each exit (flushing its log records), else kill it."""
+    for proc, conn in workers:
+        if finished:
+            proc.join(timeout=10)  # let it flush its log records
+        if proc.exitcode is None:
+            proc.kill()
+        proc.join()
+        conn.close()
 
 
 #: Set once logging is configured: every further call of setup_logging would

@@ -127,6 +127,48 @@ def _try(b, t, n, m, r, c, value, known, clues, starts, yes, Q, trace, halves):
     return -1 if bad else known + 1 + learnt
 
 
+@njit(cache=True, inline="always")
+def _adopt_agreed(b, t1, t0, n, m):
+    """Set on ``b`` the unknown cells both tries ``t1`` and ``t0`` agree on: (cells set, their rows, their columns)."""
+    one = np.uint64(1)
+    rows_todo = cols_todo = np.uint64(0)
+    agreed = 0
+    for rr in range(n):
+        kn = b[rr] | b[n + rr]
+        a1 = t1[rr] & t0[rr] & ~kn
+        a0 = t1[n + rr] & t0[n + rr] & ~kn
+        if a1 | a0:
+            rows_todo |= one << np.uint64(rr)
+            cols_todo |= a1 | a0
+            x = a1 | a0
+            for cc in range(m):
+                if x >> np.uint64(cc) & one:
+                    _set(b, n, rr, cc, 1 if a1 >> np.uint64(cc) & one else 0)
+                    agreed += 1
+    return agreed, rows_todo, cols_todo
+
+
+@njit(cache=True, inline="always")
+def _imply(implied, t, n):
+    """Add the try ``t``'s known cells (rows filled, rows empty) to ``implied``."""
+    for rr in range(n):
+        implied[rr] |= t[rr]
+        implied[n + rr] |= t[n + rr]
+
+
+@njit(cache=True, inline="always")
+def _keep_if_best(state, r, c, known, k1, k0, t1, t0, best1, best0):
+    """Keep the tries of cell (r, c) as the best branch in ``state``/``best1``/``best0`` when they score better."""
+    low, high = min(k1 - known, k0 - known), max(k1 - known, k0 - known)
+    better = state[HAS_BEST] == 0 or low > state[BEST_LOW] or (low == state[BEST_LOW] and high > state[BEST_HIGH])
+    if better:
+        state[HAS_BEST], state[BEST_R], state[BEST_C] = 1, r, c
+        state[BEST_LOW], state[BEST_HIGH] = low, high
+        state[BEST_KNOWN1], state[BEST_KNOWN0] = k1, k0
+        best1[:] = t1
+        best0[:] = t0
+
+
 @njit(cache=True)
 def _probe(n, m, b, clues, starts, yes, Q, trace, halves, t1, t0, best1, best0, implied, state, budget):
     """``probing.probe`` on the board vector ``b`` (in place), statement for statement, resumable.
@@ -180,18 +222,8 @@ def _probe(n, m, b, clues, starts, yes, Q, trace, halves, t1, t0, best1, best0, 
                 known += 1
                 rows_todo, cols_todo = one << np.uint64(r), bit
         elif tried1 and tried0:
-            for rr in range(n):
-                kn = b[rr] | b[n + rr]
-                a1 = t1[rr] & t0[rr] & ~kn
-                a0 = t1[n + rr] & t0[n + rr] & ~kn
-                if a1 | a0:
-                    rows_todo |= one << np.uint64(rr)
-                    cols_todo |= a1 | a0
-                    x = a1 | a0
-                    for cc in range(m):
-                        if x >> np.uint64(cc) & one:
-                            _set(b, n, rr, cc, 1 if a1 >> np.uint64(cc) & one else 0)
-                            known += 1
+            agreed, rows_todo, cols_todo = _adopt_agreed(b, t1, t0, n, m)
+            known += agreed
         if failed1 or failed0 or rows_todo:
             if rows_todo:
                 bad, learnt = _settle_vector(b, n, m, clues, starts, yes, rows_todo, cols_todo, Q, trace, halves)
@@ -204,24 +236,11 @@ def _probe(n, m, b, clues, starts, yes, Q, trace, halves, t1, t0, best1, best0, 
             quiet = 0
             continue
         if tried1:
-            for rr in range(n):
-                implied[rr] |= t1[rr]
-                implied[n + rr] |= t1[n + rr]
+            _imply(implied, t1, n)
         if tried0:
-            for rr in range(n):
-                implied[rr] |= t0[rr]
-                implied[n + rr] |= t0[n + rr]
+            _imply(implied, t0, n)
         if tried1 and tried0:
-            low, high = min(k1 - known, k0 - known), max(k1 - known, k0 - known)
-            better = (
-                state[HAS_BEST] == 0 or low > state[BEST_LOW] or (low == state[BEST_LOW] and high > state[BEST_HIGH])
-            )
-            if better:
-                state[HAS_BEST], state[BEST_R], state[BEST_C] = 1, r, c
-                state[BEST_LOW], state[BEST_HIGH] = low, high
-                state[BEST_KNOWN1], state[BEST_KNOWN0] = k1, k0
-                best1[:] = t1
-                best0[:] = t0
+            _keep_if_best(state, r, c, known, k1, k0, t1, t0, best1, best0)
     state[KNOWN] = known
     return PROBE_SOLVED if known == cells else PROBE_STUCK
 
