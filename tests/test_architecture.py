@@ -215,6 +215,32 @@ def test_the_private_import_check_can_fail():
     assert private_imports(source, "fake.py") == ["fake.py:3: kernel._count_unit"]
 
 
+#: The longest function the package may hold, docstring included (lines from ``def`` to its last line).
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(source: str, where: str) -> list:
+    """'where:line name (lines)' for each function of ``source`` longer than MAX_FUNCTION_LINES."""
+    return [
+        f"{where}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+
+
+def test_no_function_is_over_80_lines():
+    found = [x for name, path in MODULES.items() for x in long_functions(path.read_text(), name)]
+    assert found == []
+
+
+def test_the_function_length_check_can_fail():
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))
+    assert long_functions(f"def fits():\n{body}", "fake.py") == []
+    assert long_functions(f"class A:\n    def long(self):\n    {body.replace(chr(10), chr(10) + '    ')}    y = 1\n",
+                          "fake.py") == ["fake.py:2 long (81 lines)"]  # fmt: skip
+
+
 def test_no_isinstance_on_layouts_outside_the_engines():
     offenders = []
     for path in [*PACKAGE.rglob("*.py"), *(ROOT / "scripts").glob("*.py")]:

@@ -12,7 +12,7 @@ from localcount.engines.base import Layout
 def small_layouts():
     """A few small layouts of every registered engine, each with the locally solvable count it must give."""
     grid, thin, stats, tiny, index, gpu, sample = (
-        registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "index", "gpu", "sample")
+        registry.engine(name) for name in ("grid", "thin", "stats", "tiny", "numbering", "gpu", "sample")
     )
     return [
         (grid.make(2, 5, 4), 810),

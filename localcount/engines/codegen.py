@@ -25,11 +25,6 @@ may import this module; it imports none of them).
 
 from __future__ import annotations
 
-from .. import tuning
-
-LANES = tuning.LANES  # TEMPORARY until grid.specialize reads tuning
-LANE_BITS = LANES.bit_length() - 1  # TEMPORARY
-
 
 def u64(x: int) -> str:
     """The source of the constant x as a numpy uint64."""

@@ -1,14 +1,25 @@
-"""The general kernel's enumeration, in numpy: which index bits are the border, which borders are counted.
+"""The enumeration index layout, stated once; and the general kernel's enumeration in numpy: which index bits
+are the border, which borders are counted.
 
-The index layout (proved exact in ``engines.grid.kernel``'s module doc, and run by the CPU and GPU
-kernels): with the flips or no group, row 0, then row n-1, then rows 1 .. n-2 fill the index from its
-most significant bits; with the square's group, the top row, the bottom row, the left and the right
-column (rows 1 .. n-2) and then the interior.  The top ``border_bits`` bits of an index are its
-border; a border is counted (weight > 0) only if it is the least of its orbit under the group: for the
-flips the least border code, for the square the least grid mask (bit r·n + c).
+The index layout (most significant bits first, so that the border is in the high bits; proved exact in
+``engines.grid.kernel``'s module doc) is stated here and nowhere else, by the integer functions below:
 
-Here the same rules are written over every border at once with numpy, so that planning (the work of
-each shard, ``shard_work``) needs no compiled kernel: ``status`` and ``--max-seconds`` read it.  The
+* the rows layout (symmetry groups none and flips), ``row_shift`` and ``rows_low_bits``: row 0, then row
+  n-1, then rows 1 .. n-2, each row's m cells with bit c = cell c; the border is row 0 and row n-1;
+* the square's layout (its group, n = m >= 2), ``square_border_shifts``, ``square_interior_shift`` and
+  ``square_interior_bits``: the border code (the top row, the bottom row, the left and the right column),
+  then the (n-2)² interior cells, row n-2 first.
+
+They are plain integer arithmetic (no numpy, no numba), so that every consumer reads the one statement:
+numpy here, numba's CPU kernel (``engines.grid.kernel`` jits them), the generated per-size kernels
+(``engines.grid.specialize`` calls them and writes the numbers into its source) and the GPU kernels
+(``engines.gpu.kernel`` computes its constants with them).  A change of layout is an edit here; the tests
+(``tests/test_enumeration_layout.py``) decode indices by each consumer against a naive statement.
+
+The top ``border_bits`` bits of an index are its border; a border is counted (weight > 0) only if it is the
+least of its orbit under the group: for the flips the least border code, for the square the least grid mask
+(bit r·n + c).  Here the same rules are written over every border at once with numpy, so that planning (the
+work of each shard, ``shard_work``) needs no compiled kernel: ``status`` and ``--max-seconds`` read it.  The
 tests compare ``representatives`` with the CPU kernel's own, border by border.
 
 Imports only numpy.
@@ -22,11 +33,53 @@ import numpy as np
 CHUNK = 1 << 20
 
 
+# --- the index layout: the one statement of it (plain ints, so that numba can compile these too) ---
+
+
+def row_shift(r, n, m):
+    """The rows layout (groups none and flips): shift in the index of row r's m cells (bit c = cell c).
+
+    Row 0, then row n-1, then rows 1 .. n-2, most significant first; with n = 1 the one row is at 0."""
+    if r == 0:
+        return (n - 1) * m
+    if r == n - 1:
+        return (n - 2) * m
+    return (n - 2 - r) * m
+
+
+def rows_low_bits(n, m):
+    """The rows layout: index bits below the border (row 0 and row n-1), which rows 1 .. n-2 fill."""
+    if n >= 2:
+        return (n - 2) * m
+    return 0
+
+
+def square_interior_bits(n):
+    """The square's layout (n >= 2): index bits below the border, its (n-2)² interior cells."""
+    return (n - 2) * (n - 2)
+
+
+def square_border_shifts(n):
+    """The square's layout (n >= 2): shifts of (top row, bottom row, left column, right column) in the border code
+    (the index shifted right by ``square_interior_bits(n)``).
+
+    The rows hold n cells (bit c = column c), the columns the n-2 cells of rows 1 .. n-2 (bit r-1 = row r);
+    the top row is the most significant."""
+    side = n - 2
+    return 2 * side + n, 2 * side, side, 0
+
+
+def square_interior_shift(r, n):
+    """The square's layout: shift in the index of row r's interior cells (r in 1 .. n-2; its n-2 cells of columns
+    1 .. n-2, bit c-1 = column c), row n-2 most significant."""
+    return (r - 1) * (n - 2)
+
+
 def low_bits(n: int, m: int, group: str) -> int:
     """Index bits below the border: the interior of a square (its group), else rows 1 .. n-2."""
     if group == "square":
-        return (n - 2) ** 2
-    return (n - 2) * m if n >= 2 else 0
+        return square_interior_bits(n)
+    return rows_low_bits(n, m)
 
 
 def border_bits(n: int, m: int, group: str) -> int:
@@ -44,24 +97,32 @@ def _reversed(length: int) -> np.ndarray:
 
 
 def _flips(codes: np.ndarray, n: int, m: int) -> np.ndarray:
-    """True where a border code (row 0 above row n-1, m bits each; row 0 alone if n = 1) is its orbit's least."""
+    """True where a border code (row 0 and row n-1 as ``row_shift`` places them; row 0 alone if n = 1) is its
+    orbit's least."""
     rev = _reversed(m)
     if n == 1:
         return rev[codes] >= codes
-    mm = np.uint64(m)
-    a, b = codes >> mm, codes & np.uint64((1 << m) - 1)
-    images = ((b << mm) | a, (rev[a] << mm) | rev[b], (rev[b] << mm) | rev[a])
+    low = rows_low_bits(n, m)
+    at_top, at_bottom = np.uint64(row_shift(0, n, m) - low), np.uint64(row_shift(n - 1, n, m) - low)
+    full = np.uint64((1 << m) - 1)
+    a, b = (codes >> at_top) & full, (codes >> at_bottom) & full
+
+    def code(top, bottom):
+        return (top << at_top) | (bottom << at_bottom)
+
+    images = (code(b, a), code(rev[a], rev[b]), code(rev[b], rev[a]))
     return np.logical_and.reduce([image >= codes for image in images])
 
 
 def _square(codes: np.ndarray, n: int) -> np.ndarray:
     """True where a square's border code is its orbit's least under the 8 symmetries, compared as grid masks."""
     side = n - 2
-    full = np.uint64((1 << n) - 1)
-    right = codes & np.uint64((1 << side) - 1)
-    left = (codes >> np.uint64(side)) & np.uint64((1 << side) - 1)
-    bottom = (codes >> np.uint64(2 * side)) & full
-    top = codes >> np.uint64(2 * side + n)
+    at_top, at_bottom, at_left, at_right = square_border_shifts(n)
+
+    def part(shift, width):
+        return (codes >> np.uint64(shift)) & np.uint64((1 << width) - 1)
+
+    top, bottom, left, right = part(at_top, n), part(at_bottom, n), part(at_left, side), part(at_right, side)
     # the four sides as n-bit lines: rows by column (bit c), columns by row (bit r), corners in both
     one = np.uint64(1)
     col_left = (top & one) | (left << one) | ((bottom & one) << np.uint64(n - 1))

@@ -2,11 +2,12 @@
 
 No I/O here, and no checks of sizes but the variant's own (``count.py`` and ``layout.py`` check them).  The
 enumeration index, the symmetry groups and their weights are the general kernel's (``engines.grid.kernel``,
-whose module doc proves the reduction): NONE and FLIPS put row 0, then row n-1, then rows 1 .. n-2 in the
-index, most significant first; SQUARE puts the top row, the bottom row, the left and right columns (rows 1 ..
-n-2) and then the interior.  A border's weight is its orbit's size if it is the least of its orbit, else 0, and
-the count is the sum of weight × solved over the indices.  Written again here for the device (device functions
-cannot call CPU kernels), and checked against the CPU engines and ``tests/naive.py`` in numba's CUDA simulator.
+whose module doc proves the reduction).  The index layout is stated in ``engines.enumeration`` (NONE and FLIPS:
+the rows layout; SQUARE: the square's): its integer functions give the constants the kernels are built with
+(``_rows_loader``) and are compiled as device functions for the weights and the rows.  A border's weight is its
+orbit's size if it is the least of its orbit, else 0, and the count is the sum of weight × solved over the
+indices.  Written again here for the device (device functions cannot call CPU kernels), and checked against the
+CPU engines and ``tests/naive.py`` in numba's CUDA simulator.
 
 Thread mapping: a launch covers 2^inner indices (one shard); thread t takes indices
 [t·per, (t+1)·per), a stretch of consecutive grids that shares its border most of the time, so the
@@ -48,6 +49,8 @@ import functools
 import numpy as np
 from numba import cuda, uint16, uint64
 
+from .. import enumeration
+
 NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
 #: Threads per block where the tables take at most 48 KiB of shared memory (``count.block_threads``).
 THREADS = 128
@@ -60,6 +63,13 @@ PLACES = (GLOBAL, SHARED, SHARED_ONE)
 LANES = (1, 2, 4)
 
 _ONE = np.uint64(1)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+# The enumeration index layout, as engines.enumeration states it (plain integer functions compiled for the device).
+_row_shift = cuda.jit(device=True)(enumeration.row_shift)
+_rows_low_bits = cuda.jit(device=True)(enumeration.rows_low_bits)
+_square_border_shifts = cuda.jit(device=True)(enumeration.square_border_shifts)
+_square_interior_shift = cuda.jit(device=True)(enumeration.square_interior_shift)
 
 
 @cuda.jit(device=True, inline=True)
@@ -85,14 +95,16 @@ def _border_weight(border, n, m):
         if rev < border:
             return 0
         return 1 if rev == border else 2
-    mm = uint64(m)
-    a = border >> mm
-    b = border & _mask(m)
+    low = _rows_low_bits(n, m)
+    at_top = uint64(_row_shift(0, n, m) - low)
+    at_bottom = uint64(_row_shift(n - 1, n, m) - low)
+    a = (border >> at_top) & _mask(m)
+    b = (border >> at_bottom) & _mask(m)
     ra = _reverse(a, m)
     rb = _reverse(b, m)
-    k_v = (b << mm) | a
-    k_h = (ra << mm) | rb
-    k_vh = (rb << mm) | ra
+    k_v = (b << at_top) | (a << at_bottom)
+    k_h = (ra << at_top) | (rb << at_bottom)
+    k_vh = (rb << at_top) | (ra << at_bottom)
     if k_v < border or k_h < border or k_vh < border:
         return 0
     fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
@@ -101,12 +113,13 @@ def _border_weight(border, n, m):
 
 @cuda.jit(device=True)
 def _square_border_mask(border, n):
-    """The border code of an n×n square (SQUARE layout) as a Grid mask (bit r*n + c)."""
+    """The border code of an n×n square (the square's layout, ``engines.enumeration``) as a Grid mask (bit r*n + c)."""
     side = n - 2
-    right = border & _mask(side)
-    left = (border >> uint64(side)) & _mask(side)
-    bottom = (border >> uint64(2 * side)) & _mask(n)
-    top = border >> uint64(2 * side + n)
+    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
+    right = (border >> uint64(at_right)) & _mask(side)
+    left = (border >> uint64(at_left)) & _mask(side)
+    bottom = (border >> uint64(at_bottom)) & _mask(n)
+    top = (border >> uint64(at_top)) & _mask(n)
     grid = top | (bottom << uint64((n - 1) * n))
     for r in range(1, n - 1):
         grid |= ((left >> uint64(r - 1)) & uint64(1)) << uint64(r * n)
@@ -158,41 +171,67 @@ def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1
 
 @functools.cache
 def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
-    N, M, GROUP, PLACE, L = n, m, group, place, lanes
-    MASK_M, MASK_N, FULL = np.uint64((1 << m) - 1), np.uint64((1 << n) - 1), np.uint64((1 << (n * m)) - 1)
-    SIDE = max(n - 2, 0)
-    INNER = SIDE * SIDE
+    """``count_kernel``'s kernel, built from device functions each specialised to these arguments."""
+    load_rows = _rows_loader(n, m, group)
+    solved = _solver(n, m)
+    solved_lanes = _lanes_solver(n, m, lanes)
+    count_stretch = _stretch_counter(n, m, group, lanes, load_rows, solved, solved_lanes)
+    return _range_kernel(n, m, place, count_stretch)
+
+
+def _line_constants(n: int, m: int) -> tuple:
+    """(row mask, column mask, the full grid's mask, a row's and a column's entries in its spread table)."""
+    return np.uint64((1 << m) - 1), np.uint64((1 << n) - 1), np.uint64((1 << (n * m)) - 1), 1 << m, 1 << n
+
+
+def _part_mask(shift: int, bits: int, word_bits: int) -> np.uint64:
+    """The mask of the ``bits`` bits at ``shift`` of a ``word_bits``-bit word: all ones (no mask: the compiler drops
+    it) where the part reaches the word's top."""
+    return _ALL if shift + bits >= word_bits else np.uint64((1 << bits) - 1)
+
+
+def _rows_loader(n: int, m: int, group: int):
+    """Device function ``load_rows(index, rows, at)`` for n×m and the group's index layout (``engines.enumeration``:
+    the square's for SQUARE, else the rows layout), its shifts and masks constants of the compiled code."""
+    N, M, GROUP = n, m, group
+    MASK_M, MASK_N = _line_constants(n, m)[:2]
+    if group == SQUARE:
+        SIDE, INNER, CODE = n - 2, enumeration.square_interior_bits(n), enumeration.border_bits(n, n, "square")
+        AT_TOP, AT_BOTTOM, AT_LEFT, AT_RIGHT = enumeration.square_border_shifts(n)
+        MASK_TOP, MASK_BOTTOM = _part_mask(AT_TOP, n, CODE), _part_mask(AT_BOTTOM, n, CODE)
+        MASK_LEFT, MASK_RIGHT = _part_mask(AT_LEFT, SIDE, CODE), _part_mask(AT_RIGHT, SIDE, CODE)
+    else:  # never read: the square's branch is compiled out
+        SIDE = INNER = AT_TOP = AT_BOTTOM = AT_LEFT = AT_RIGHT = 0
+        MASK_TOP = MASK_BOTTOM = MASK_LEFT = MASK_RIGHT = np.uint64(0)
     MASK_SIDE = np.uint64((1 << SIDE) - 1)
-    LOW = INNER if group == SQUARE else ((n - 2) * m if n >= 2 else 0)  # index bits below the border
-    RSIZE = 1 << (2 * m)  # entries of the row table (the column table follows it in shared memory)
-    CSIZE = 0 if place == SHARED_ONE else 1 << (2 * n)  # entries of the column table copied after it
-    WIDTH_R, WIDTH_C = 1 << m, 1 << n  # a row's (column's) entries in its spread table
-    ALL_STOPPED = (1 << lanes) - 1  # every lane's bit in ``stopped``
-    LANE_ROWS, LANE_COLS = lanes * n, lanes * m  # the lanes' rows (columns), lane after lane: local array sizes
 
     @cuda.jit(device=True)
     def load_rows(index, rows, at):
         """Rows (bit c = cell c) of the grid at an enumeration index, into rows[at .. at + N - 1]."""
         if GROUP == SQUARE:
             border = index >> uint64(INNER)
-            right = border & MASK_SIDE
-            left = (border >> uint64(SIDE)) & MASK_SIDE
-            rows[at + N - 1] = (border >> uint64(2 * SIDE)) & MASK_N
-            rows[at] = border >> uint64(2 * SIDE + N)
+            right = (border >> uint64(AT_RIGHT)) & MASK_RIGHT
+            left = (border >> uint64(AT_LEFT)) & MASK_LEFT
+            rows[at + N - 1] = (border >> uint64(AT_BOTTOM)) & MASK_BOTTOM
+            rows[at] = (border >> uint64(AT_TOP)) & MASK_TOP
             for r in range(1, N - 1):
-                middle = (index >> uint64((r - 1) * SIDE)) & MASK_SIDE
+                middle = (index >> uint64(_square_interior_shift(r, N))) & MASK_SIDE
                 rows[at + r] = (
                     ((left >> uint64(r - 1)) & uint64(1))
                     | (middle << uint64(1))
                     | (((right >> uint64(r - 1)) & uint64(1)) << uint64(N - 1))
                 )
-        elif N == 1:
-            rows[at] = index & MASK_M
         else:
-            rows[at] = (index >> uint64((N - 1) * M)) & MASK_M
-            rows[at + N - 1] = (index >> uint64((N - 2) * M)) & MASK_M
-            for r in range(1, N - 1):
-                rows[at + r] = (index >> uint64((N - 2 - r) * M)) & MASK_M
+            for r in range(N):
+                rows[at + r] = (index >> uint64(_row_shift(r, N, M))) & MASK_M
+
+    return load_rows
+
+
+def _solver(n: int, m: int):
+    """Device function ``solved(rows, rtab, ctab, rspread, cspread)`` for n×m: one grid to its fixpoint."""
+    N, M = n, m
+    MASK_M, MASK_N, FULL, WIDTH_R, WIDTH_C = _line_constants(n, m)
 
     @cuda.jit(device=True)
     def solved(rows, rtab, ctab, rspread, cspread):
@@ -234,6 +273,16 @@ def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
                 return 1
             if not changed:
                 return 0
+
+    return solved
+
+
+def _lanes_solver(n: int, m: int, lanes: int):
+    """Device function ``solved_lanes(rows, live, rtab, ctab, rspread, cspread)`` for n×m and ``lanes`` lanes."""
+    N, M, L = n, m, lanes
+    MASK_M, MASK_N, FULL, WIDTH_R, WIDTH_C = _line_constants(n, m)
+    ALL_STOPPED = (1 << lanes) - 1  # every lane's bit in ``stopped``
+    LANE_COLS = lanes * m  # the lanes' columns, lane after lane: a local array's size
 
     @cuda.jit(device=True)
     def solved_lanes(rows, live, rtab, ctab, rspread, cspread):
@@ -294,6 +343,17 @@ def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
             found += g < live and KR[g] == FULL
         return found
 
+    return solved_lanes
+
+
+def _stretch_counter(n: int, m: int, group: int, lanes: int, load_rows, solved, solved_lanes):
+    """Device function ``count_stretch(base, per, count, rtab, ctab, rspread, cspread, out)``: one thread's
+    stretch of indices, border by border, from the device functions of ``_rows_loader``, ``_solver`` and
+    ``_lanes_solver``."""
+    N, M, GROUP, L = n, m, group, lanes
+    LOW = enumeration.square_interior_bits(n) if group == SQUARE else enumeration.rows_low_bits(n, m)
+    LANE_ROWS = lanes * n  # the lanes' rows, lane after lane: a local array's size
+
     @cuda.jit(device=True)
     def count_border(start, end, rtab, ctab, rspread, cspread):
         """How many of the indices start .. end - 1 (one border's) local logic solves, L grids at a time."""
@@ -333,6 +393,15 @@ def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
                 total += np.int64(weight) * found
             j = end
         cuda.atomic.add(out, cuda.blockIdx.x, total)
+
+    return count_stretch
+
+
+def _range_kernel(n: int, m: int, place: str, count_stretch):
+    """The kernel ``count_range`` for n×m with the line tables in ``place``, over ``count_stretch``."""
+    PLACE = place
+    RSIZE = 1 << (2 * m)  # entries of the row table (the column table follows it in shared memory)
+    CSIZE = 0 if place == SHARED_ONE else 1 << (2 * n)  # entries of the column table copied after it
 
     @cuda.jit
     def count_range(base, per, count_, rtab, ctab, rspread, cspread, out):

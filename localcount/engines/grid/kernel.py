@@ -29,14 +29,18 @@ only on B's orbit, and the count is the sum over orbit representatives (the
 least encoding in the orbit) of ``orbit size * solvable grids with that
 border``: exact.
 
-Enumeration index layouts (most significant bits first), so that the border
-is in the high bits: shards by index prefix are shards by border, and a
-border's weight is computed once per block of interior grids.
-
-* NONE and FLIPS: row 0, row n-1, rows 1 .. n-2.  FLIPS acts on the border
-  (row 0, row n-1); with n = 1 the only row is both and the group is {id, H}.
-* SQUARE: top row, bottom row, left column (rows 1..n-2), right column
-  (rows 1..n-2), then the interior cells of rows 1..n-2, row n-2 first.
+Enumeration index layouts: stated in ``engines.enumeration`` (its integer
+functions ``row_shift``, ``rows_low_bits``, ``square_border_shifts``,
+``square_interior_shift`` and ``square_interior_bits``, compiled here with
+``njit``), and nowhere else.  The border is in the high bits, so shards by
+index prefix are shards by border, and a border's weight is computed once per
+block of interior grids.  NONE and FLIPS use the rows layout (row 0 and row
+n-1 are the border; FLIPS acts on it; with n = 1 the only row is both and the
+group is {id, H}); SQUARE uses the square's layout (the border code: top row,
+bottom row, left and right column; then the interior).  numba's cache watches
+this file only, so ``LAYOUT_DIGEST`` below is a digest of those functions'
+source: a change of layout fails a test until the digest here is renewed,
+and that change of this file makes numba recompile these kernels.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from numba import njit, prange
 
 from ...lines.bits import ALL, line_clue_into, low_mask, reverse_bits
 from ...lines.solvers import MAX_BITS_LINE, line_options_bits_kernel, line_options_kernel
+from .. import enumeration
 from ..base import GROUP_IDS
 
 STUCK = 0
@@ -54,6 +59,23 @@ SOLVED = 1
 NONE, FLIPS, SQUARE = GROUP_IDS["none"], GROUP_IDS["flips"], GROUP_IDS["square"]  # symmetry groups
 
 _ONE = np.uint64(1)
+
+#: sha256 (16 hex digits) of the source of ``LAYOUT_FUNCTIONS`` in ``engines.enumeration``: a change there must change
+#: this file too, or numba would keep the kernels compiled with the old layout (tests/test_enumeration_layout.py).
+LAYOUT_DIGEST = "67cd3a5078fae37b"
+LAYOUT_FUNCTIONS = (
+    "row_shift",
+    "rows_low_bits",
+    "square_interior_bits",
+    "square_border_shifts",
+    "square_interior_shift",
+)
+# The enumeration index layout, as engines.enumeration states it (plain integer functions compiled for the kernels).
+_row_shift = njit(cache=True)(enumeration.row_shift)
+_rows_low_bits = njit(cache=True)(enumeration.rows_low_bits)
+_square_interior_bits = njit(cache=True)(enumeration.square_interior_bits)
+_square_border_shifts = njit(cache=True)(enumeration.square_border_shifts)
+_square_interior_shift = njit(cache=True)(enumeration.square_interior_shift)
 
 
 @njit(cache=True)
@@ -64,14 +86,16 @@ def border_weight(border, n, m):
         if rev < border:
             return 0
         return 1 if rev == border else 2
-    mm = np.uint64(m)
-    a = border >> mm
-    b = border & low_mask(m)
+    low = _rows_low_bits(n, m)
+    at_top = np.uint64(_row_shift(0, n, m) - low)
+    at_bottom = np.uint64(_row_shift(n - 1, n, m) - low)
+    a = (border >> at_top) & low_mask(m)
+    b = (border >> at_bottom) & low_mask(m)
     ra = reverse_bits(a, m)
     rb = reverse_bits(b, m)
-    k_v = (b << mm) | a
-    k_h = (ra << mm) | rb
-    k_vh = (rb << mm) | ra
+    k_v = (b << at_top) | (a << at_bottom)
+    k_h = (ra << at_top) | (rb << at_bottom)
+    k_vh = (rb << at_top) | (ra << at_bottom)
     if k_v < border or k_h < border or k_vh < border:
         return 0
     fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
@@ -92,12 +116,13 @@ def _cell_images(r, c, n):
 
 @njit(cache=True)
 def _square_border_mask(border, n):
-    """The border code of an n×n square (SQUARE layout, see module doc) as a Grid mask."""
+    """The border code of an n×n square (the square's layout, ``engines.enumeration``) as a Grid mask."""
     side = n - 2
-    right = border & low_mask(side)
-    left = (border >> np.uint64(side)) & low_mask(side)
-    bottom = (border >> np.uint64(2 * side)) & low_mask(n)
-    top = border >> np.uint64(2 * side + n)
+    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
+    right = (border >> np.uint64(at_right)) & low_mask(side)
+    left = (border >> np.uint64(at_left)) & low_mask(side)
+    bottom = (border >> np.uint64(at_bottom)) & low_mask(n)
+    top = (border >> np.uint64(at_top)) & low_mask(n)
     grid = top | (bottom << np.uint64((n - 1) * n))
     for r in range(1, n - 1):
         grid |= ((left >> np.uint64(r - 1)) & _ONE) << np.uint64(r * n)
@@ -138,17 +163,17 @@ def _representatives(border_bits, n, m, group):
 
 @njit(cache=True)
 def _square_rows(index, n, rows):
-    """Rows of the n×n grid at an enumeration index of the SQUARE layout."""
+    """Rows of the n×n grid at an enumeration index of the square's layout (``engines.enumeration``)."""
     side = n - 2
-    inner = side * side
     mask_side = low_mask(side)
-    border = index >> np.uint64(inner)
-    right = border & mask_side
-    left = (border >> np.uint64(side)) & mask_side
-    rows[n - 1] = (border >> np.uint64(2 * side)) & low_mask(n)
-    rows[0] = border >> np.uint64(2 * side + n)
+    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
+    border = index >> np.uint64(_square_interior_bits(n))
+    right = (border >> np.uint64(at_right)) & mask_side
+    left = (border >> np.uint64(at_left)) & mask_side
+    rows[n - 1] = (border >> np.uint64(at_bottom)) & low_mask(n)
+    rows[0] = (border >> np.uint64(at_top)) & low_mask(n)
     for r in range(1, n - 1):
-        middle = (index >> np.uint64((r - 1) * side)) & mask_side
+        middle = (index >> np.uint64(_square_interior_shift(r, n))) & mask_side
         rows[r] = (
             ((left >> np.uint64(r - 1)) & _ONE)
             | (middle << _ONE)
@@ -351,17 +376,14 @@ def count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flag
     rows, cols, clues, nruns, last, F, G, bad, cover, Q = scratch_arrays(n, m)
     mask_m = low_mask(m)
     mask_n = low_mask(n)
-    # row r's shift in the enumeration index (layout: row 0, row n-1, rows 1..n-2)
+    # row r's shift in the enumeration index (the rows layout, engines.enumeration)
     shifts = np.zeros(max(n, 1), np.uint64)
-    if n >= 2:
-        shifts[0] = (n - 1) * m
-        shifts[n - 1] = (n - 2) * m
-        for r in range(1, n - 1):
-            shifts[r] = (n - 2 - r) * m
+    for r in range(n):
+        shifts[r] = _row_shift(r, n, m)
     if group == SQUARE:
-        border_low = (n - 2) * (n - 2)
+        border_low = _square_interior_bits(n)
     else:
-        border_low = (n - 2) * m if n >= 2 else 0
+        border_low = _rows_low_bits(n, m)
     step_bits = min(border_low, inner_bits)
     base = np.uint64(unit) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]

@@ -1,14 +1,16 @@
 """Kernels specialised per size: generated Python source, compiled by numba, cached on disk.
 
 ``kernel.count_unit`` loops over rows and columns; with n and m known the
-loops can be unrolled and every shift becomes a constant.  Beyond that the
+loops can be unrolled and every shift becomes a constant: the shifts of the
+enumeration index layout, stated in ``engines.enumeration``, whose functions
+the generator calls and writes the numbers of into the source.  Beyond that the
 generated code changes one thing in the algorithm's *order*, not its
 result: within a half pass every row (or column) reads the knowledge as it
 was at the start of the half pass.  Rows never touch each other's cells, so
 this is exactly what the sequential loop computes, and the n table lookups
 become independent loads the CPU can overlap.  A half pass that leaves the
 knowledge unchanged ends the propagation as in ``kernel._propagate``.  And
-LANES grids are propagated in lockstep, inline in the enumeration loop: a
+``tuning.LANES`` grids are propagated in lockstep, inline in the enumeration loop: a
 lane that has stopped is solved or at a fixpoint, so the extra passes it
 rides along for change nothing, and the exit branch is taken once per
 LANES grids.  The first row pass, where nothing is known yet, depends on
@@ -41,12 +43,12 @@ import functools
 import hashlib
 import pathlib
 
+from ... import tuning
 from ...lines import bits, solvers
 from ...util import generated
-from ..codegen import (  # noqa: F401 (LANE_BITS: part of this module's API)
+from .. import enumeration
+from ..codegen import (
     COLUMN_MODES,
-    LANE_BITS,
-    LANES,
     first_row_pass,
     gather_lockstep,
     lockstep,
@@ -54,12 +56,8 @@ from ..codegen import (  # noqa: F401 (LANE_BITS: part of this module's API)
 )
 from . import gather, kernel
 
-#: Where the count's lanes ask whether to stop (``codegen.CHECKS``): after every half pass.  Its four
-#: lanes gained nothing from "round" on an AMD EPYC (1.014, medians of 5 rounds on every 128th unit of 6x6).
-COUNT_CHECK = "half"
-
 #: The generated kernels' variants (``docs/internals.md``, "Gather variants, chosen per CPU"): "lanes" looks up every lane's
-#: lines with scalar loads (LANES lanes); "gather4" and "gather8" run 4 or 8 lanes whose half passes are
+#: lines with scalar loads (``tuning.LANES`` lanes); "gather4" and "gather8" run 4 or 8 lanes whose half passes are
 #: vector gathers (``gather``).  Same counts; ``choice`` picks one per CPU.
 KERNELS = ("lanes", "gather4", "gather8", "gather16")
 
@@ -68,7 +66,7 @@ def width(kernel_name: str) -> int:
     """The lanes of a variant (KERNELS)."""
     if kernel_name not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS}, not {kernel_name!r}")
-    return LANES if kernel_name == "lanes" else int(kernel_name.removeprefix("gather"))
+    return tuning.LANES if kernel_name == "lanes" else int(kernel_name.removeprefix("gather"))
 
 
 def _entry_args(kernel_name: str) -> str:
@@ -81,7 +79,7 @@ def _solve_lines(n: int, m: int, lanes: int, columns: str = "table", gathers: bo
     if gathers and lanes > 1:
         body = gather_lockstep(n, m, lanes)
     else:
-        body = lockstep(n, m, lanes, columns, done="rows", check=COUNT_CHECK)
+        body = lockstep(n, m, lanes, columns, done="rows", check=tuning.COUNT_CHECK)
     body.append("solved += " + " + ".join(f"np.int64(known{g} == {n * m})" for g in range(lanes)))
     return body
 
@@ -167,27 +165,13 @@ def _gather_header(n: int, m: int, kernel_name: str) -> str:
     )
 
 
-def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -> str:
-    """The generated module for n×m (n, m >= 1; rows short enough for tables,
-    columns updated as ``columns`` says, one of COLUMN_MODES; the variant
-    ``kernel_name`` of KERNELS, a gather one with table columns only).
-
-    A gather variant's entry points take two more arguments, the gather tables
-    ``rgat`` and ``cgat`` (``gather.gather_table``)."""
-    if columns not in COLUMN_MODES:
-        raise ValueError(f"columns must be one of {COLUMN_MODES}, not {columns!r}")
-    if kernel_name != "lanes" and columns != "table":
-        raise ValueError(f"the gather kernels need table columns, not {columns!r}")
+def _rows_parts(n: int, m: int, columns: str, kernel_name: str) -> tuple:
+    """The NONE and FLIPS kernel's parts for the rows layout of the index (``engines.enumeration``; its border is
+    row 0 and row n-1): (bits below the border, the gather lane set-up line, the border rows' statements, the loop)."""
     lane_bits = width(kernel_name).bit_length() - 1
-    args = _entry_args(kernel_name)
     mask_m = (1 << m) - 1
-    # Enumeration index layout as in kernel.py: row 0, row n-1, rows 1..n-2 (most significant first).
-    shifts = {0: (n - 1) * m} if n >= 2 else {0: 0}
-    if n >= 2:
-        shifts[n - 1] = (n - 2) * m
-        for r in range(1, n - 1):
-            shifts[r] = (n - 2 - r) * m
-    border_low = (n - 2) * m if n >= 2 else 0
+    shifts = {r: enumeration.row_shift(r, n, m) for r in range(n)}
+    border_low = enumeration.rows_low_bits(n, m)
     fixed = [0, n - 1] if n >= 2 else []
     decode = {r: f"(({{index}} >> {u64(shifts[r])}) & {u64(mask_m)})" for r in range(n) if r not in fixed}
     lane_rows = [r for r in decode if shifts[r] < lane_bits]
@@ -200,13 +184,29 @@ def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -
     border += first_row_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     border = "\n".join(" " * 8 + x for x in border)
     loop = _lane_loop(decode, fixed, lane_rows, n, m, "        ", columns, kernel_name, lane_spec, "_rows_setup")
+    return border_low, setup, border, loop
+
+
+def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -> str:
+    """The generated module for n×m (n, m >= 1; rows short enough for tables,
+    columns updated as ``columns`` says, one of COLUMN_MODES; the variant
+    ``kernel_name`` of KERNELS, a gather one with table columns only).
+
+    A gather variant's entry points take two more arguments, the gather tables
+    ``rgat`` and ``cgat`` (``gather.gather_table``)."""
+    if columns not in COLUMN_MODES:
+        raise ValueError(f"columns must be one of {COLUMN_MODES}, not {columns!r}")
+    if kernel_name != "lanes" and columns != "table":
+        raise ValueError(f"the gather kernels need table columns, not {columns!r}")
+    args = _entry_args(kernel_name)
+    border_low, setup, border, loop = _rows_parts(n, m, columns, kernel_name)
     square = _square_source(n, kernel_name) if n == m >= 2 and columns == "table" else ""
     scratch = ""
     if columns != "table":
         runs = (n + 1) // 2 + 1
         scratch = (
             f"    _rows, _cols, _clues, _nruns, _last, F, G, bad, cover, Q = scratch_arrays({n}, {m})\n"
-            f"    clues = np.zeros(({LANES * m}, {runs}), np.int64)\n"
+            f"    clues = np.zeros(({tuning.LANES * m}, {runs}), np.int64)\n"
         )
 
     return f'''"""Generated by localcount.engines.grid.specialize for {n}x{m}; do not edit (see that module)."""
@@ -223,7 +223,7 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 @njit(cache=True)
 def _count_rows(unit, inner_bits, group, {args}):
-    """count_unit for the NONE (0) and FLIPS (1) groups: index layout row 0, row n-1, rows 1..n-2.
+    """count_unit for the NONE (0) and FLIPS (1) groups: the rows layout of the index (engines.enumeration).
 
     Columns: {columns}.
     """
@@ -260,14 +260,26 @@ def count_units(units, inner_bits, group, {args}):
 '''
 
 
+def _part(word: str, shift: int, bits: int, word_bits: int) -> str:
+    """The source of the ``bits`` bits at ``shift`` of ``word`` (a ``word_bits``-bit word): no shift by 0, and no
+    mask where the part reaches the word's top."""
+    out = f"{word} >> {u64(shift)}" if shift else word
+    if shift + bits >= word_bits:
+        return out
+    return f"({out}) & {u64((1 << bits) - 1)}" if shift else f"{out} & {u64((1 << bits) - 1)}"
+
+
 def _square_source(n: int, kernel_name: str = "lanes") -> str:
-    """count_unit for the SQUARE group's index layout (kernel.py): border code, then the interior."""
+    """count_unit for the SQUARE group: the square's layout of the index (engines.enumeration), border code then
+    the interior."""
     args = _entry_args(kernel_name)
     lane_bits = width(kernel_name).bit_length() - 1
     side = n - 2
-    interior_bits = side * side
+    interior_bits = enumeration.square_interior_bits(n)
+    code_bits = enumeration.border_bits(n, n, "square")
+    at_top, at_bottom, at_left, at_right = enumeration.square_border_shifts(n)
+    interior = {r: enumeration.square_interior_shift(r, n) for r in range(1, n - 1)}
     mask_side = (1 << side) - 1
-    mask = (1 << n) - 1
     fixed = []
     for r in range(1, n - 1):
         left = f"((left >> {u64(r - 1)}) & np.uint64(1))"
@@ -275,10 +287,10 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
         fixed.append(f"        e{r} = {left} | {right}")
     decode = {}
     for r in range(1, n - 1):
-        sh = f" >> {u64((r - 1) * side)}" if r > 1 else ""
+        sh = f" >> {u64(interior[r])}" if interior[r] else ""
         decode[r] = f"(e{r} | ((({{index}}{sh}) & {u64(mask_side)}) << np.uint64(1)))"
-    lane_rows = [r for r in decode if (r - 1) * side < lane_bits]
-    lane_spec = {r: ((r - 1) * side, mask_side, 1, f"e{r}") for r in lane_rows}
+    lane_rows = [r for r in decode if interior[r] < lane_bits]
+    lane_spec = {r: (interior[r], mask_side, 1, f"e{r}") for r in lane_rows}
     setup = ""
     if kernel_name != "lanes" and lane_rows:
         setup = "\n" + _lane_spec_source("_square_setup", n, width(kernel_name), lane_spec)
@@ -287,6 +299,8 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     fixed += ["        " + x for x in first]
     loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ", "table", kernel_name, lane_spec, "_square_setup")
     fixed_src = "\n".join(fixed)
+    right, left = _part("border", at_right, side, code_bits), _part("border", at_left, side, code_bits)
+    bottom, top = _part("border", at_bottom, n, code_bits), _part("border", at_top, n, code_bits)
     return f'''
 {setup}
 @njit(cache=True)
@@ -301,10 +315,10 @@ def _count_square(unit, inner_bits, {args}):
         weight = square_weight(border, {n})
         if weight == 0:
             continue
-        right = border & {u64(mask_side)}
-        left = (border >> {u64(side)}) & {u64(mask_side)}
-        r{n - 1} = (border >> {u64(2 * side)}) & {u64(mask)}
-        r0 = border >> {u64(2 * side + n)}
+        right = {right}
+        left = {left}
+        r{n - 1} = {bottom}
+        r0 = {top}
 {fixed_src}
         solved = 0
 {loop}
@@ -329,10 +343,10 @@ def count_units_square(units, inner_bits, group, {args}):
 
 
 def _kernel_digest() -> str:
-    """Digest of kernel.py, lines/bits.py and lines/solvers.py, whose functions the generated modules call
-    (numba's cache only notices changes to a function's own file)."""
+    """Digest of kernel.py, lines/bits.py, lines/solvers.py and engines/enumeration.py (the index layout), whose
+    functions the generated modules call (numba's cache only notices changes to a function's own file)."""
     h = hashlib.sha256()
-    for mod in (kernel, bits, solvers):
+    for mod in (kernel, bits, solvers, enumeration):
         h.update(pathlib.Path(mod.__file__).read_bytes())
     return h.hexdigest()[:16]
 
