@@ -43,11 +43,11 @@ KEY_TABLE_BITS = 12
 #: 3x13 count about 80x faster than the line solver; longer lines use the line solvers.
 TABLE_MAX_LEN = 13
 
-# --- the CPU count's work units (engines.grid.count) ---
+# --- the CPU count in this process (engines.grid.count) ---
 
-#: Units the enumeration index is split into (2^bits, fewer for small grids): finer units balance threads
-#: better, each costs a kernel call.
-UNIT_PREFIX_BITS = 12
+#: Shards an in-process count is cut into for numba's threads (2^bits, fewer for small grids): finer shards
+#: balance the threads better, each costs a kernel call.
+THREAD_SHARD_BITS = 12
 #: Seconds of work between progress updates of an in-process count: fresher progress, more batches.
 BATCH_SECONDS = 3.0
 

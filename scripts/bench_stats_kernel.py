@@ -11,12 +11,12 @@ that the stats kernels read (STATS_LANES, STATS_CHECK, FLAT_MAX, FLAT_CAP,
 KEY_TABLE_BITS) set to VALUE while its kernel is generated; the first column is the
 kernel as it is.  With ``--engine count`` the kernel is the count's
 (``localcount.engines.grid.specialize``; tunables LANES, a power of two, and COUNT_CHECK),
-its group the size's default, and a shard one of its units
-(``grid.count.plan``).  Every kernel runs every ``--every``-th shard (a systematic
+its group the size's default, and a shard one of its in-process shards
+(``grid.count.plan``: 2^``tuning.THREAD_SHARD_BITS``).  Every kernel runs every ``--every``-th shard (a systematic
 sample: shard times run from milliseconds to seconds, and random samples of
-them mislead; keep the stride odd: a count's units are numbered by border
-bits, and every 40th unit of 6x6 has the low three at 0, half the time a
-unit of the whole takes), the variants alternating shard by shard so that all see the
+them mislead; keep the stride odd: a count's shards are numbered by border
+bits, and every 40th shard of 6x6 has the low three at 0, half the time a
+shard of the whole takes), the variants alternating shard by shard so that all see the
 same seconds of this machine; each round prints each variant's seconds and
 its ratio to the kernel as it is, and checks that every variant added up the
 same vector (a speed setting must not change a number).  Compare ratios, not
@@ -103,20 +103,20 @@ def count_kernel(n: int, m: int, setting: tuple | None):
 
 
 def count_runners(n: int, m: int, every: int, settings: list) -> tuple:
-    """(units, one run(unit, out) per kernel, vector width, what the units are of) for the count's kernels."""
+    """(shards, one run(shard, out) per kernel, vector width, what the shards are of) for the count's kernels."""
     p = grid_count.plan(n, m)
     ctx = grid_count.context(n, m, specialized=True, kernel="lanes")  # the kernels below are lanes kernels
     group = GROUP_IDS[symmetry_group(n, m, True)]
-    entry = "count_unit_square" if group == GROUP_IDS["square"] else "count_unit"
+    entry = "count_shard_square" if group == GROUP_IDS["square"] else "count_shard"
     kernels = [getattr(count_kernel(n, m, s), entry) for s in [None, *settings]]
 
     def runner(k):
-        def run(unit, out):
-            out[0] += k(unit, p.inner_bits, group, *ctx.spec_args())
+        def run(shard, out):
+            out[0] += k(shard, p.inner_bits, group, *ctx.spec_args())
 
         return run
 
-    return np.arange(0, p.units, max(1, every)), [runner(k) for k in kernels], 1, f"{p.units} units"
+    return np.arange(0, p.shards, max(1, every)), [runner(k) for k in kernels], 1, f"{p.shards} shards"
 
 
 def kernel(n: int, m: int, base: int, first: str, setting: tuple | None):

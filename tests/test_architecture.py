@@ -211,8 +211,8 @@ def test_the_private_import_check_can_fail():
     assert private_imports(source, "fake.py") == ["fake.py:1: from .bits import _mask"]
     source = "def f():\n    from localcount.lines.bits import _popcount\n"
     assert private_imports(source, "fake.py") == ["fake.py:2: from localcount.lines.bits import _popcount"]
-    source = "import numpy as np\nfrom . import kernel\nkernel._count_unit(1)\nnp._core\nkernel.count_unit(1)\n"
-    assert private_imports(source, "fake.py") == ["fake.py:3: kernel._count_unit"]
+    source = "import numpy as np\nfrom . import kernel\nkernel._count_shard(1)\nnp._core\nkernel.count_shard(1)\n"
+    assert private_imports(source, "fake.py") == ["fake.py:3: kernel._count_shard"]
 
 
 #: The longest function the package may hold, docstring included (lines from ``def`` to its last line).

@@ -124,7 +124,7 @@ def test_kernel_bench_compares_the_counts_variants_and_their_sums():
     res = _kernel_bench("4x5", "--engine", "count", "--every", "7", "--rounds", "1",
                         "--set", "LANES=2", "--set", "COUNT_CHECK=round")  # fmt: skip
     assert res.returncode == 0, res.stderr
-    assert "# 4x5 count: " in res.stdout and "of 4096 units (one in 7)" in res.stdout
+    assert "# 4x5 count: " in res.stdout and "of 4096 shards (one in 7)" in res.stdout
     assert "LANES=2: median ratio" in res.stdout and "COUNT_CHECK=round: median ratio" in res.stdout
 
 

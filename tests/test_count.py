@@ -114,14 +114,14 @@ def test_specialised_kernel_with_solver_columns_equals_reference(n, m, table_max
     "n,m,mode", [(14, 2, "solver+spread"), (17, 2, "solver"), (33, 1, "solver"), (15, 3, "solver+spread")]
 )
 def test_specialised_shards_with_long_columns_equal_plain_shards(n, m, mode):
-    """Real tall sizes (columns beyond the tables): a random sample of 4096-grid units, unit by unit."""
-    from localcount.engines.grid.count import context, count_unit, plan
+    """Real tall sizes (columns beyond the tables): a random sample of 4096-grid shards, shard by shard."""
+    from localcount.engines.grid.count import context, count_shard, plan
 
     assert context(n, m).columns == mode
-    p = plan(n, m, unit_prefix_bits=n * m - 12)
-    for unit in random.Random(n * m).sample(range(p.units), 12):
+    p = plan(n, m, shard_bits=n * m - 12)
+    for shard in random.Random(n * m).sample(range(p.shards), 12):
         for group in ("flips", "none"):
-            assert count_unit(p, unit, group, specialized=True) == count_unit(p, unit, group, specialized=False)
+            assert count_shard(p, shard, group, specialized=True) == count_shard(p, shard, group, specialized=False)
 
 
 def test_generated_source_refuses_an_unknown_column_mode():
@@ -132,11 +132,11 @@ def test_generated_source_refuses_an_unknown_column_mode():
 
 
 def test_specialised_shards_equal_plain_shards():
-    from localcount.engines.grid.count import count_unit, plan
+    from localcount.engines.grid.count import count_shard, plan
 
-    p = plan(4, 6, unit_prefix_bits=7)
-    for unit in range(p.units):
-        assert count_unit(p, unit, specialized=True) == count_unit(p, unit, specialized=False)
+    p = plan(4, 6, shard_bits=7)
+    for shard in range(p.shards):
+        assert count_shard(p, shard, specialized=True) == count_shard(p, shard, specialized=False)
 
 
 @pytest.mark.slow

@@ -64,9 +64,9 @@ def test_shards_add_up_to_the_count_whatever_their_number():
     counts = {bits: sum(GpuLayout.make(3, 4, bits=bits).compute(s) for s in range(1 << bits)) for bits in (0, 3, 6)}
     assert set(counts.values()) == {3116}
     # a shard's value is the general kernel's for the same index range and group
-    from localcount.engines.grid.count import count_units, plan
+    from localcount.engines.grid.count import count_shards, plan
 
-    cpu = count_units(plan(4, 4, unit_prefix_bits=5), range(32), "square", parallel=False)
+    cpu = count_shards(plan(4, 4, shard_bits=5), range(32), "square", parallel=False)
     assert [GpuLayout.make(4, 4, bits=5, symmetry="square").compute(s) for s in range(32)] == [int(v) for v in cpu]
 
 

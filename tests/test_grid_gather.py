@@ -9,7 +9,7 @@ import naive
 import pytest
 
 from localcount.engines.grid import choice, specialize
-from localcount.engines.grid.count import context, count, count_unit, plan
+from localcount.engines.grid.count import context, count, count_shard, plan
 from localcount.engines.grid.layout import GridLayout
 from localcount.lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN
 from localcount.orchestration import checkpoint as C
@@ -39,9 +39,9 @@ def reference(n, m, variant="nonogram"):
 
 
 def serial_count(n, m, symmetry, **opts):
-    """The count by the serial kernels, unit by unit (no threaded kernel compiled)."""
-    p = plan(n, m, unit_prefix_bits=min(4, n * m))
-    return sum(count_unit(p, u, symmetry, **opts) for u in range(p.units))
+    """The count by the serial kernels, shard by shard (no threaded kernel compiled)."""
+    p = plan(n, m, shard_bits=min(4, n * m))
+    return sum(count_shard(p, u, symmetry, **opts) for u in range(p.shards))
 
 
 @pytest.fixture
@@ -71,14 +71,14 @@ def test_gather_counts_equal_plain_kernel_and_reference(n, m, kernel):
     + [pytest.param(5, 5, k, marks=pytest.mark.slow) for k in GATHERS[:2]],
 )
 def test_gather_shards_equal_plain_shards(n, m, kernel):
-    # The layout's shards are the plan's units of its shard bits: equal one by one, in every group.
+    # The layout's shards are the plan's shards of its shard bits: equal one by one, in every group.
     lay = GridLayout.make(n, m)
-    p = plan(n, m, unit_prefix_bits=lay.bits)
+    p = plan(n, m, shard_bits=lay.bits)
     for symmetry in groups(n, m):
-        want = [count_unit(p, s, symmetry, specialized=False) for s in range(lay.shards)]
-        got = [count_unit(p, s, symmetry, specialized=True, kernel=kernel) for s in range(lay.shards)]
+        want = [count_shard(p, s, symmetry, specialized=False) for s in range(lay.shards)]
+        got = [count_shard(p, s, symmetry, specialized=True, kernel=kernel) for s in range(lay.shards)]
         assert got == want, symmetry
-        assert got == [count_unit(p, s, symmetry, specialized=True, kernel="lanes") for s in range(lay.shards)]
+        assert got == [count_shard(p, s, symmetry, specialized=True, kernel="lanes") for s in range(lay.shards)]
 
 
 @pytest.mark.parametrize("kernel", GATHERS)
@@ -201,7 +201,7 @@ def test_a_forced_variant_is_honoured(monkeypatch, fresh_choice, fake_measure):
     assert choice.resolve() == "gather4" and choice.resolve("lanes") == "lanes"
     assert context(5, 5).kernel_name == "gather4"
     assert GridLayout.make(5, 5).kernel_note() == "gather4"
-    assert GridLayout.make(5, 5).compute(7) == count_unit(plan(5, 5, GridLayout.make(5, 5).bits), 7, specialized=False)
+    assert GridLayout.make(5, 5).compute(7) == count_shard(plan(5, 5, GridLayout.make(5, 5).bits), 7, specialized=False)
     monkeypatch.setenv(choice.ENV, "auto")
     context.cache_clear()
     monkeypatch.setattr(choice, "choose", lambda: "lanes")

@@ -418,23 +418,23 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     """Locally solvable n×m grids per value of the top row (numbered as grids are), by the *grid* engine.
 
     An independent path for an index's numbers (``check_first_rows``): the general counting kernel with
-    the flips, one unit per border (row 0, row n−1), each unit's weighted count divided by its orbit's
+    the flips, one shard per border (row 0, row n−1), each shard's weighted count divided by its orbit's
     size and given to every border of the orbit.  n >= 2.
     """
     import numpy as np
 
-    from ..engines.grid.count import count_units, plan
+    from ..engines.grid.count import count_shards, plan
     from ..engines.numbering.prepare import mirror
 
     if n < 2 or n * m == 0:
         raise ValueError("first_row_counts needs two rows or more")
-    units = np.arange(1 << (2 * m), dtype=np.int64)
-    order = np.random.default_rng(0).permutation(len(units))  # the borders that count are the low ones: spread them
-    values = np.zeros(len(units), np.int64)
-    values[order] = count_units(plan(n, m, unit_prefix_bits=2 * m), units[order], "flips", variant=variant)
-    a, b = units >> m, units & ((1 << m) - 1)
+    shards = np.arange(1 << (2 * m), dtype=np.int64)
+    order = np.random.default_rng(0).permutation(len(shards))  # the borders that count are the low ones: spread them
+    values = np.zeros(len(shards), np.int64)
+    values[order] = count_shards(plan(n, m, shard_bits=2 * m), shards[order], "flips", variant=variant)
+    a, b = shards >> m, shards & ((1 << m) - 1)
     ra, rb = mirror(a, m, 1), mirror(b, m, 1)
-    images = np.stack([units, (b << m) | a, (ra << m) | rb, (rb << m) | ra])
+    images = np.stack([shards, (b << m) | a, (ra << m) | rb, (rb << m) | ra])
     rep = images.min(axis=0)
     orbit = np.array([len(set(col)) for col in images.T.tolist()])
     per_border = values[rep] // orbit[rep]

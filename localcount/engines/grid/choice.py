@@ -48,8 +48,8 @@ from . import specialize
 ENV = "LOCALCOUNT_CPU_KERNEL"
 #: The size, symmetry group id and column mode of the probe timed for the choice.
 PROBE = (6, 6, 0, "table")
-#: The probe's sample: SAMPLE_UNITS blocks of 2^SAMPLE_BITS enumeration indices, drawn at random (seed 1) ...
-SAMPLE_UNITS = 64
+#: The probe's sample: SAMPLE_SHARDS blocks of 2^SAMPLE_BITS enumeration indices, drawn at random (seed 1) ...
+SAMPLE_SHARDS = 64
 SAMPLE_BITS = 16
 #: ... timed ROUNDS times per variant, the rounds alternating the variants.
 ROUNDS = 7
@@ -132,7 +132,7 @@ def candidates(features: str | None = None) -> tuple:
 
 
 def _probe_args(name: str) -> tuple:
-    """The probe kernels' arguments after (unit, inner_bits, group), as ``count.Context.spec_args`` makes them."""
+    """The probe kernels' arguments after (shard, inner_bits, group), as ``count.Context.spec_args`` makes them."""
     from ...lines.tables import line_table, spread_table
     from .gather import first_table, gather_table
 
@@ -145,9 +145,9 @@ def _probe_args(name: str) -> tuple:
 
 
 def _probe_kernels(names) -> dict:
-    """Variant -> (serial entry point, its arguments after (unit, inner_bits, group)), compiled or loaded."""
+    """Variant -> (serial entry point, its arguments after (shard, inner_bits, group)), compiled or loaded."""
     n, m, _, columns = PROBE
-    return {name: (specialize.module(n, m, columns, name).count_unit, _probe_args(name)) for name in names}
+    return {name: (specialize.module(n, m, columns, name).count_shard, _probe_args(name)) for name in names}
 
 
 def measure(names=None) -> dict:
@@ -166,15 +166,15 @@ def measure(names=None) -> dict:
     n, m, group, _ = PROBE
     kernels = _probe_kernels(names)
     inner = SAMPLE_BITS
-    units = np.random.default_rng(1).integers(0, 1 << (n * m - inner), size=SAMPLE_UNITS)
+    shards = np.random.default_rng(1).integers(0, 1 << (n * m - inner), size=SAMPLE_SHARDS)
     for fn, args in kernels.values():
-        fn(int(units[0]), 8, group, *args)  # compile or load first
+        fn(int(shards[0]), 8, group, *args)  # compile or load first
     times = {name: [] for name in names}
     for r in range(ROUNDS):
         for name in names[r % len(names) :] + names[: r % len(names)]:
             fn, args = kernels[name]
             start = time.thread_time()
-            for u in units:
+            for u in shards:
                 fn(int(u), inner, group, *args)
             times[name].append(time.thread_time() - start)
     return times

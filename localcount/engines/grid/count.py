@@ -69,11 +69,11 @@ class Context:
 
         Separate entry points, so a size compiles only the enumeration its group uses.
         """
-        name = "count_units" if parallel else "count_unit"
+        name = "count_shards" if parallel else "count_shard"
         return getattr(self.spec, name + "_square" if group == GROUPS["square"] else name)
 
     def spec_args(self) -> tuple:
-        """Arguments of the generated kernels after (unit(s), inner_bits, group): a gather variant's also
+        """Arguments of the generated kernels after (shard(s), inner_bits, group): a gather variant's also
         take the gather tables."""
         if self.kernel_name == "lanes":
             return self.rtab, self.ctab, self.rspread, self.cspread
@@ -156,56 +156,56 @@ def solve_grids(grids, n: int, m: int, **table_opts) -> tuple:
 
 
 @dataclass(frozen=True)
-class Plan:
-    """How the 2^(n·m) enumeration indices of a size are cut into units."""
+class ShardPlan:
+    """How the 2^(n·m) enumeration indices of a size are cut into shards."""
 
     n: int
     m: int
-    unit_bits: int  # the index's top unit_bits bits name the unit
-    inner_bits: int  # each unit covers 2^inner_bits indices
+    shard_bits: int  # the index's top shard_bits bits name the shard
+    inner_bits: int  # each shard covers 2^inner_bits indices
 
     @property
-    def units(self) -> int:
-        """Number of units."""
-        return 1 << self.unit_bits
+    def shards(self) -> int:
+        """Number of shards."""
+        return 1 << self.shard_bits
 
 
-def plan(n: int, m: int, unit_prefix_bits: int | None = None) -> Plan:
-    """Split the index space of n×m into at most 2^unit_prefix_bits units (``tuning.UNIT_PREFIX_BITS``).
+def plan(n: int, m: int, shard_bits: int | None = None) -> ShardPlan:
+    """Split the index space of n×m into at most 2^shard_bits shards (``tuning.THREAD_SHARD_BITS``).
 
     The size is checked here and in ``context``, the two ways into this module's kernels: ``count``,
     ``count_threaded`` and ``estimate_seconds`` come through ``plan``, ``solve_grids`` through ``context``.
     """
-    unit_prefix_bits = tuning.UNIT_PREFIX_BITS if unit_prefix_bits is None else unit_prefix_bits
+    shard_bits = tuning.THREAD_SHARD_BITS if shard_bits is None else shard_bits
     check_size(n, m)
     cells = n * m
-    unit_bits = min(cells, unit_prefix_bits)
-    return Plan(n, m, unit_bits, cells - unit_bits)
+    shard_bits = min(cells, shard_bits)
+    return ShardPlan(n, m, shard_bits, cells - shard_bits)
 
 
-def count_units(p: Plan, units, symmetry=True, parallel: bool = True, **table_opts) -> np.ndarray:
-    """Weighted solvable counts of the given units, over numba threads if ``parallel``.
+def count_shards(p: ShardPlan, shards, symmetry=True, parallel: bool = True, **table_opts) -> np.ndarray:
+    """Weighted solvable counts of the given shards, over numba threads if ``parallel``.
 
-    A unit's count depends on the symmetry group (its index layout and
-    weights); only the sum over all units is the same for every group.
+    A shard's count depends on the symmetry group (its index layout and
+    weights); only the sum over all shards is the same for every group.
     """
     ctx = context(p.n, p.m, **table_opts)
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
-    arr = np.asarray(units, dtype=np.int64)
+    arr = np.asarray(shards, dtype=np.int64)
     if not parallel:
-        return np.array([count_unit(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
+        return np.array([count_shard(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
         return ctx.spec_kernel(group, parallel=True)(arr, p.inner_bits, group, *ctx.spec_args())
-    return kernel.count_units(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
+    return kernel.count_shards(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
 
 
-def count_unit(p: Plan, unit: int, symmetry=True, **table_opts) -> int:
-    """Weighted solvable count of one unit, in this thread (no numba thread pool)."""
+def count_shard(p: ShardPlan, shard: int, symmetry=True, **table_opts) -> int:
+    """Weighted solvable count of one shard, in this thread (no numba thread pool)."""
     ctx = context(p.n, p.m, **table_opts)
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
-        return int(ctx.spec_kernel(group, parallel=False)(unit, p.inner_bits, group, *ctx.spec_args()))
-    return int(kernel.count_unit(unit, p.inner_bits, p.n, p.m, group, *ctx.args()))
+        return int(ctx.spec_kernel(group, parallel=False)(shard, p.inner_bits, group, *ctx.spec_args()))
+    return int(kernel.count_shard(shard, p.inner_bits, p.n, p.m, group, *ctx.args()))
 
 
 def estimate_seconds(
@@ -218,15 +218,15 @@ def estimate_seconds(
     enumeration indices (2^block_bits each), so the sample sees the same
     symmetry skips and the same locality as the real run.
     """
-    fine = plan(n, m, unit_prefix_bits=max(0, n * m - block_bits))  # checks the size
+    fine = plan(n, m, shard_bits=max(0, n * m - block_bits))  # checks the size
     if n * m == 0:
         return 0.0
     rng = np.random.default_rng(1)
-    units = rng.integers(0, fine.units, size=min(samples, fine.units))
-    count_units(fine, units[:1], symmetry, parallel, **table_opts)  # compile / load from cache first
+    shards = rng.integers(0, fine.shards, size=min(samples, fine.shards))
+    count_shards(fine, shards[:1], symmetry, parallel, **table_opts)  # compile / load from cache first
     start = time.perf_counter()
-    count_units(fine, units, symmetry, parallel, **table_opts)
-    return (time.perf_counter() - start) * fine.units / len(units)
+    count_shards(fine, shards, symmetry, parallel, **table_opts)
+    return (time.perf_counter() - start) * fine.shards / len(shards)
 
 
 def count(
@@ -236,7 +236,7 @@ def count(
     symmetry=True,
     batch: int = 64,
     progress=None,
-    unit_prefix_bits: int | None = None,
+    shard_bits: int | None = None,
     **table_opts,
 ) -> int:
     """Number of n×m grids whose clues are locally solvable.
@@ -244,20 +244,20 @@ def count(
     ``symmetry``: True or "auto" (the square's 8 symmetries for squares, the
     flips otherwise), "flips", "square", or False / "none" (every grid).
     ``progress(done_units, total_units, elapsed_seconds)`` is called after
-    each batch of units.  Units run in a fixed shuffled order so that every
+    each batch of shards.  Shards run in a fixed shuffled order so that every
     batch is a fair sample and early rates predict the total time.
     """
-    p = plan(n, m, unit_prefix_bits)  # checks the size
+    p = plan(n, m, shard_bits)  # checks the size
     if n * m == 0:
         return 1  # the one empty grid has no unknown cell: solved
-    order = np.random.default_rng(0).permutation(p.units)
+    order = np.random.default_rng(0).permutation(p.shards)
     total = 0
     start = time.perf_counter()
-    for lo in range(0, p.units, batch):
-        counts = count_units(p, order[lo : lo + batch], symmetry, **table_opts)
+    for lo in range(0, p.shards, batch):
+        counts = count_shards(p, order[lo : lo + batch], symmetry, **table_opts)
         total += sum(int(c) for c in counts)  # Python ints: no overflow
         if progress is not None:
-            progress(min(lo + batch, p.units), p.units, time.perf_counter() - start)
+            progress(min(lo + batch, p.shards), p.shards, time.perf_counter() - start)
     return total
 
 
@@ -277,8 +277,8 @@ def count_threaded(
     p = plan(n, m)
     batch = 64
     if estimate is not None:
-        per_unit = estimate * threads / p.units  # one thread's seconds per unit
-        batch = max(threads, min(p.units, int(threads * tuning.BATCH_SECONDS / max(per_unit, 1e-9))))
+        per_shard = estimate * threads / p.shards  # one thread's seconds per shard
+        batch = max(threads, min(p.shards, int(threads * tuning.BATCH_SECONDS / max(per_shard, 1e-9))))
 
     def units_done(done, *_):
         if progress is not None:

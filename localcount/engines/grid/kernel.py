@@ -15,7 +15,7 @@ No I/O and no validation here (``count.py`` does that).  Word helpers
   pass would change nothing.
 * The final knowledge does not depend on the order of the line updates
   (each update is monotone and only adds knowledge, so all orders reach the
-  same least fixpoint); ``count_unit`` therefore starts with the columns
+  same least fixpoint); ``count_shard`` therefore starts with the columns
   when only the rows need the (slower) line solver.
 
 Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
@@ -371,8 +371,8 @@ def solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
 
 
 @njit(cache=True)
-def count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
-    """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
+def count_shard(shard, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
+    """Weighted solvable count over enumeration indices [shard << inner_bits, (shard+1) << inner_bits)."""
     rows, cols, clues, nruns, last, F, G, bad, cover, Q = scratch_arrays(n, m)
     mask_m = low_mask(m)
     mask_n = low_mask(n)
@@ -385,7 +385,7 @@ def count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flag
     else:
         border_low = _rows_low_bits(n, m)
     step_bits = min(border_low, inner_bits)
-    base = np.uint64(unit) << np.uint64(inner_bits)
+    base = np.uint64(shard) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
     # When only the rows need the line solver, propagate columns first: the table
     # lookups then give the solver knowledge to start from, and thin grids (1×m)
@@ -432,9 +432,9 @@ def count_unit(unit, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flag
 
 
 @njit(cache=True, parallel=True)
-def count_units(units, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
-    """``count_unit`` for each unit of an array, spread over numba threads."""
-    out = np.zeros(len(units), np.int64)
-    for i in prange(len(units)):
-        out[i] = count_unit(units[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
+def count_shards(shards, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
+    """``count_shard`` for each shard of an array, spread over numba threads."""
+    out = np.zeros(len(shards), np.int64)
+    for i in prange(len(shards)):
+        out[i] = count_shard(shards[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
     return out

@@ -78,20 +78,20 @@ class GridLayout(BitShards):
         """Symmetry-weighted count of one shard (serial kernel, in this process)."""
         if self.n * self.m == 0:
             return 1  # the one empty grid: one shard, solved
-        from .count import count_unit, plan
+        from .count import count_shard, plan
 
-        return count_unit(plan(self.n, self.m, self.bits), shard, self.symmetry, variant=self.variant)
+        return count_shard(plan(self.n, self.m, self.bits), shard, self.symmetry, variant=self.variant)
 
     def warm(self, parallel: bool = False) -> None:
         """Compile or load the kernels of this size: one enumeration index each."""
         if self.n * self.m == 0:
             return
-        from .count import count_unit, count_units, plan
+        from .count import count_shard, count_shards, plan
 
-        tiny = plan(self.n, self.m, unit_prefix_bits=self.n * self.m)
-        count_unit(tiny, 0, self.symmetry, variant=self.variant)
+        tiny = plan(self.n, self.m, shard_bits=self.n * self.m)
+        count_shard(tiny, 0, self.symmetry, variant=self.variant)
         if parallel:
-            count_units(tiny, [0], self.symmetry, parallel=True, variant=self.variant)
+            count_shards(tiny, [0], self.symmetry, parallel=True, variant=self.variant)
 
     def kernel_note(self) -> str:
         """The generated kernels' variant this process counts with ("lanes", "gather4", "gather8"; the CPU's
@@ -109,7 +109,7 @@ class GridLayout(BitShards):
         return estimate_seconds(self.n, self.m, self.symmetry, parallel=False, variant=self.variant)
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
-        """(count, threads): numba threads over units of work, in batches of about ``tuning.BATCH_SECONDS``."""
+        """(count, threads): numba threads over shards of work, in batches of about ``tuning.BATCH_SECONDS``."""
         from .count import count_threaded
 
         return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate, self.variant)

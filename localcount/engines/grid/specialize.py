@@ -1,6 +1,6 @@
 """Kernels specialised per size: generated Python source, compiled by numba, cached on disk.
 
-``kernel.count_unit`` loops over rows and columns; with n and m known the
+``kernel.count_shard`` loops over rows and columns; with n and m known the
 loops can be unrolled and every shift becomes a constant: the shifts of the
 enumeration index layout, stated in ``engines.enumeration``, whose functions
 the generator calls and writes the numbers of into the source.  Beyond that the
@@ -222,13 +222,13 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 {setup}
 
 @njit(cache=True)
-def _count_rows(unit, inner_bits, group, {args}):
-    """count_unit for the NONE (0) and FLIPS (1) groups: the rows layout of the index (engines.enumeration).
+def _count_rows(shard, inner_bits, group, {args}):
+    """count_shard for the NONE (0) and FLIPS (1) groups: the rows layout of the index (engines.enumeration).
 
     Columns: {columns}.
     """
 {scratch}    step_bits = min({border_low}, inner_bits)
-    base = np.uint64(unit) << np.uint64(inner_bits)
+    base = np.uint64(shard) << np.uint64(inner_bits)
     total = 0
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
@@ -245,17 +245,17 @@ def _count_rows(unit, inner_bits, group, {args}):
 {square}
 
 @njit(cache=True)
-def count_unit(unit, inner_bits, group, {args}):
-    """Weighted solvable count over enumeration indices [unit << inner_bits, (unit+1) << inner_bits)."""
-    return _count_rows(unit, inner_bits, group, {args})
+def count_shard(shard, inner_bits, group, {args}):
+    """Weighted solvable count over enumeration indices [shard << inner_bits, (shard+1) << inner_bits)."""
+    return _count_rows(shard, inner_bits, group, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_units(units, inner_bits, group, {args}):
-    """count_unit for each unit of an array, spread over numba threads."""
-    out = np.zeros(len(units), np.int64)
-    for i in prange(len(units)):
-        out[i] = _count_rows(units[i], inner_bits, group, {args})
+def count_shards(shards, inner_bits, group, {args}):
+    """count_shard for each shard of an array, spread over numba threads."""
+    out = np.zeros(len(shards), np.int64)
+    for i in prange(len(shards)):
+        out[i] = _count_rows(shards[i], inner_bits, group, {args})
     return out
 '''
 
@@ -270,7 +270,7 @@ def _part(word: str, shift: int, bits: int, word_bits: int) -> str:
 
 
 def _square_source(n: int, kernel_name: str = "lanes") -> str:
-    """count_unit for the SQUARE group: the square's layout of the index (engines.enumeration), border code then
+    """count_shard for the SQUARE group: the square's layout of the index (engines.enumeration), border code then
     the interior."""
     args = _entry_args(kernel_name)
     lane_bits = width(kernel_name).bit_length() - 1
@@ -304,10 +304,10 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     return f'''
 {setup}
 @njit(cache=True)
-def _count_square(unit, inner_bits, {args}):
-    """count_unit for the SQUARE group (2): border code in the high bits, interior below."""
+def _count_square(shard, inner_bits, {args}):
+    """count_shard for the SQUARE group (2): border code in the high bits, interior below."""
     step_bits = min({interior_bits}, inner_bits)
-    base = np.uint64(unit) << np.uint64(inner_bits)
+    base = np.uint64(shard) << np.uint64(inner_bits)
     total = 0
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
@@ -327,17 +327,17 @@ def _count_square(unit, inner_bits, {args}):
 
 
 @njit(cache=True)
-def count_unit_square(unit, inner_bits, group, {args}):
-    """count_unit for the SQUARE group (``group`` is 2)."""
-    return _count_square(unit, inner_bits, {args})
+def count_shard_square(shard, inner_bits, group, {args}):
+    """count_shard for the SQUARE group (``group`` is 2)."""
+    return _count_square(shard, inner_bits, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_units_square(units, inner_bits, group, {args}):
-    """count_units for the SQUARE group (``group`` is 2)."""
-    out = np.zeros(len(units), np.int64)
-    for i in prange(len(units)):
-        out[i] = _count_square(units[i], inner_bits, {args})
+def count_shards_square(shards, inner_bits, group, {args}):
+    """count_shards for the SQUARE group (``group`` is 2)."""
+    out = np.zeros(len(shards), np.int64)
+    for i in prange(len(shards)):
+        out[i] = _count_square(shards[i], inner_bits, {args})
     return out
 '''
 
