@@ -13,7 +13,7 @@ knowledge unchanged ends the propagation as in ``kernel._propagate``.  And
 ``tuning.LANES`` grids are propagated in lockstep, inline in the enumeration loop: a
 lane that has stopped is solved or at a fixpoint, so the extra passes it
 rides along for change nothing, and the exit branch is taken once per
-LANES grids.  The first row pass, where nothing is known yet, depends on
+``tuning.LANES`` grids.  The first row pass, where nothing is known yet, depends on
 each row alone; the lanes of a step share every row but the lowest one, so
 that pass is done once per block for the border rows, once per step for the
 other shared rows and once per lane only for the rows the lanes differ in
@@ -109,7 +109,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
     column bits in ``colbase``); ``lane_rows``: the rows that differ between
     the lanes of one step.  The first row pass of every row the lanes share
     is done once per step, so the shared rows cost one table lookup per
-    LANES grids there.  The gather variants start their lanes as vectors (``_gather_start``: the
+    ``tuning.LANES`` grids there.  The gather variants start their lanes as vectors (``_gather_start``: the
     intrinsic ``setup``; ``lane_spec``: row -> (shift, mask, left shift, extra cells) of each lane row,
     its cells ``((index >> shift) & mask) << left shift | extra``).
     """
