@@ -37,6 +37,11 @@ FLAT_CAP = 1 << 15
 #: Bits of the column word read by one lookup of the column-clue key table: fewer lookups, a larger table.
 KEY_TABLE_BITS = 12
 
+#: A count expected to take at least this many seconds on one core measures which generated kernel variant is
+#: fastest on this CPU before it starts (``engines.grid.choice``), if that is not known yet: the measurement
+#: costs 5 to 25 s on 2 cores, and a gather variant saves at most a few tenths of a count.
+PROBE_PAYS_SECONDS = 1200.0
+
 # --- line tables (lines.tables) ---
 
 #: Longest line with a precomputed table: 4^13 uint16 entries are 128 MiB built in about 2.5 s, and make
@@ -48,6 +53,11 @@ TABLE_MAX_LEN = 13
 #: Shards an in-process count is cut into for numba's threads (2^bits, fewer for small grids): finer shards
 #: balance the threads better, each costs a kernel call.
 THREAD_SHARD_BITS = 12
+#: An in-process count expected to take less than this many seconds on one core runs on one thread: the
+#: threaded kernel's compile (about 1.5 s on 2 cores) and load (about 0.2 s) would cost more than it saves.
+THREADS_PAY_SECONDS = 0.5
+#: Shards (2^bits) a count on one thread is cut into: a kernel call and a progress update each.
+SERIAL_SHARD_BITS = 6
 #: Seconds of work between progress updates of an in-process count: fresher progress, more batches.
 BATCH_SECONDS = 3.0
 

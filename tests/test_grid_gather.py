@@ -191,9 +191,59 @@ def test_choice_file_is_keyed_by_cpu_and_kernels(monkeypatch, tmp_path):
 def test_chosen_variant_comes_from_the_cache_dir(monkeypatch, tmp_path, fresh_choice, fake_measure):
     monkeypatch.setenv("LOCALCOUNT_KERNEL_DIR", str(tmp_path))
     monkeypatch.setattr(choice, "kernel_digest", lambda: "digest")  # no probe sources generated here
-    assert choice.resolve() == "gather8" and choice.resolve("auto") == "gather8" and len(fake_measure) == 1
+    # Not measured yet: the sure default, and nothing is measured to find it.
+    assert choice.resolve() == choice.DEFAULT == "lanes" and choice.resolve("auto") == "lanes" and not fake_measure
+    assert choice.record() is None
+    assert choice.choose() == "gather8" and len(fake_measure) == 1
+    assert choice.resolve() == "gather8" and len(fake_measure) == 1  # measuring clears this process's memory
     choice.chosen.cache_clear()
     assert choice.resolve() == "gather8" and len(fake_measure) == 1  # a new process reads the file
+    assert choice.record()["kernel"] == "gather8"
+    assert choice.tune()["kernel"] == "gather8" and len(fake_measure) == 2  # tune measures again
+    assert choice.tune(again=False)["kernel"] == "gather8" and len(fake_measure) == 2
+
+
+def test_only_a_long_count_measures_first(monkeypatch, tmp_path, fresh_choice, fake_measure):
+    monkeypatch.setenv("LOCALCOUNT_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(choice, "kernel_digest", lambda: "digest")
+    monkeypatch.setattr(choice, "candidates", lambda: ("lanes", "gather8", "gather16"))
+    pays = choice.tuning.PROBE_PAYS_SECONDS
+    assert not choice.due(None) and not choice.due(pays / 2) and choice.due(pays)
+    said = []
+    lay = GridLayout.make(5, 5)
+    assert lay.tune(pays / 2, 2, said.append) == 2 and not said and not fake_measure
+    assert lay.kernel_note() == "lanes"
+    assert lay.tune(0.01, 2, said.append) == 1  # short: one thread, no threaded kernel
+    assert lay.tune(pays, 2, said.append) == 2 and len(fake_measure) == 1
+    assert len(said) == 1 and "measuring which kernel variant" in said[0]
+    assert lay.kernel_note() == "gather8"  # (counts of a chosen variant: test_a_forced_variant_is_honoured)
+    assert lay.tune(10 * pays, 2, said.append) == 2 and len(fake_measure) == 1 and len(said) == 1  # known now
+    assert not choice.due(pays)
+    monkeypatch.setattr(choice, "candidates", lambda: ("lanes",))
+    (tmp_path / choice.cache_path().name).unlink()
+    choice.chosen.cache_clear()
+    assert not choice.due(pays)  # one candidate: nothing to measure
+
+
+def test_tune_command_measures_and_shows(monkeypatch, tmp_path, fresh_choice, fake_measure):
+    from incli import cli
+
+    import localcount as lc
+
+    monkeypatch.setenv("LOCALCOUNT_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(choice, "kernel_digest", lambda: "digest")
+    status, out, err = cli("tune", "--show")
+    assert (status, out) == (0, "lanes\n") and "not measured" in err and not fake_measure
+    assert lc.tune(measure=False) == lc.Tuning("lanes", "default", None, str(choice.cache_path()))
+    status, out, err = cli("tune")
+    assert (status, out) == (0, "gather8\n") and len(fake_measure) == 1
+    assert "gather8 0.800 s" in err and str(tmp_path) in err
+    found = lc.tune(measure=False)
+    assert (found.kernel, found.how, found.record["kernel"]) == ("gather8", "measured", "gather8")
+    monkeypatch.setenv(choice.ENV, "gather4")
+    status, out, err = cli("tune")
+    assert (status, out) == (0, "gather4\n") and "forced" in err and len(fake_measure) == 1
+    assert cli("tune", "--bogus")[0] == 2
 
 
 def test_a_forced_variant_is_honoured(monkeypatch, fresh_choice, fake_measure):

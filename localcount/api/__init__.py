@@ -13,6 +13,7 @@
 * ``making`` — ``generate`` and ``design``: simple puzzles made to order;
 * ``every`` — ``nth``, ``rank`` and ``iter_puzzles``: every locally solvable puzzle by its number (``Numbered``),
   from an index shipped or built on first use;
+* ``machine`` — ``tune``: which CPU kernel variant counts fastest here (``Tuning``);
 * ``feedback`` — what a run says on stderr (nothing unless asked), progress bars, workers.
 
 The command line (``cli``) parses its options, calls these functions and
@@ -32,6 +33,7 @@ from ..util.errors import UsageError
 from .counting import CountRun, Unfinished, count, run_count
 from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
+from .machine import Tuning, tune
 from .making import design, generate
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution
 from .puzzles import examples_list as examples
@@ -60,6 +62,8 @@ __all__ = [
     "SampleRun",
     "known",
     "Known",
+    "tune",
+    "Tuning",
     "Puzzle",
     "Solution",
     "Explanation",

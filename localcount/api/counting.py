@@ -301,6 +301,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
     if dask is not None:
         jobs = dask[1] or jobs  # for the estimate; the cluster's own size is read once connected
     est = None  # expected wall time on `jobs` cores
+    threads = jobs  # of an in-process run
     long = False  # expected to take ``tuning.CHECKPOINT_SECONDS`` or more
     compiling = f"compiling the kernels for {lay.n}x{lay.m} (once: they are cached on disk for later runs)"
     if lay.n * lay.m > NO_ESTIMATE_CELLS:
@@ -308,6 +309,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
         with said_if_slow(compiling, feedback.quiet):
             lay.warm(parallel=False)
         one_core = lay.estimate_one_core()
+        threads = lay.tune(one_core, jobs, lambda line: None if feedback.quiet else say(line))  # speed choices
         est = None if one_core is None else one_core / jobs
         long = est is None or est >= tuning.CHECKPOINT_SECONDS
     if est is not None and est > REFUSE_SECONDS and not (force or group or dask or budget):
@@ -319,9 +321,10 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
         )
     if checkpointed or long:
         return _run_sharded(lay, group or (0, 1), jobs, est, directory, fresh, dask, feedback, budget)
-    with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), feedback.quiet):
-        lay.warm(parallel=True)
-    return _run_in_process(lay, jobs, est, feedback)
+    if threads > 1:
+        with said_if_slow(compiling.replace("the kernels", "the threaded kernels"), feedback.quiet):
+            lay.warm(parallel=True)
+    return _run_in_process(lay, threads, None if est is None else est * jobs / threads, feedback)
 
 
 def _day_reach(lay, est: float) -> str:

@@ -7,6 +7,7 @@
 * ``sample`` — random grids: the simple fraction with its interval, the steps;
 * ``puzzles`` — ``solve``, ``explain``, ``examples``, ``convert``;
 * ``make`` — ``generate`` and ``design``: simple puzzles made to order, at random or from a picture;
+* ``tune`` — which CPU kernel variant counts fastest here;
 * ``serve`` — the page for puzzle makers and players (``localcount.web``);
 * ``every`` — ``nth``, ``rank``, ``list`` and ``index``: every locally solvable puzzle by its number.
 
@@ -29,6 +30,7 @@ COMMANDS = {
     "merge": "checkpoints:merge_main:merge_parser",
     "status": "checkpoints:status_main:status_parser",
     "verify": "checkpoints:verify_main:verify_parser",
+    "tune": "tune:main:parser",
     "table": "table:main:parser",
     "stats": "stats:main:parser",
     "sample": "sample:main:parser",
@@ -56,6 +58,7 @@ SUMMARIES = (
         ("status", "how far the checkpoints of long runs are: done, left, ETA"),
         ("merge", "add up the shard records of runs split over machines"),
         ("verify", "recount a GPU count's seeded sample of shards on the CPU, compare"),
+        ("tune", "time the CPU kernel variants here; long counts use the fastest"),
     )),
     ("puzzles", (
         ("solve", "solve one puzzle: local logic, probing, a complete search"),

@@ -265,6 +265,14 @@ class Layout:
         """Expected seconds of the whole run on one core (compile excluded), or None if unknown."""
         return None
 
+    def tune(self, one_core, jobs: int, say) -> int:
+        """The speed choices of a run expected to take ``one_core`` seconds on one core (None: unknown), made
+        before it starts: measure whatever choice of this machine the run would pay for (the grid engine's
+        kernel variant), saying so in one line through ``say``, and return the threads the run takes in this
+        process (of ``jobs``; a short grid count takes one and compiles no threaded kernel).  Most engines
+        have no choice to make."""
+        return jobs
+
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:  # pragma: no cover
         """(total, threads used): the whole run in this process, for runs too short for shards.
 

@@ -1,29 +1,36 @@
-"""Which variant of the generated kernels this CPU counts with: measured once, cached beside the kernels.
+"""Which variant of the generated kernels this CPU counts with: "lanes" until measured, then the fastest.
 
 The variants (``specialize.KERNELS``) count the same grids in the same
 order and return the same counts; they differ only in speed, and which is
 fastest depends on the CPU (vector gathers are fast on recent Intel cores,
-slow on others).  So the first count that needs a generated kernel times
-the variants this CPU's gathers can serve (``candidates``) on one sample
-of a probe size (``PROBE``: the rows' kernel of 6x6 without symmetry,
-every block doing work), by this thread's CPU time, in ROUNDS rounds that
-alternate them, and picks a gather variant only when it beats "lanes" by
-MARGIN both in the median of the rounds' ratios and best time against best
-time (``pick``): a machine busy with other work slows every variant of a
-round alike, and noise never trades the sure kernel for a doubtful one.
-The probe's kernels are compiled once (the kernel cache keeps them): about
-5 s the first time on 2 cores, then about 1.5 s of timing.
+slow on others).  Measuring them costs compiling three 6x6 kernels and
+timing them (5 to 25 s on 2 cores), far more than a small count, so a count
+uses "lanes" (``DEFAULT``: never slow) until this CPU's choice has been
+measured, and only a count expected to take ``tuning.PROBE_PAYS_SECONDS``
+on one core or more measures it first (``due``; the count says so in one
+line), or ``python -m localcount tune`` (``tune``).
+
+The measurement times the variants this CPU's gathers can serve
+(``candidates``) on one sample of a probe size (``PROBE``: the rows' kernel
+of 6x6 without symmetry, every block doing work), by this thread's CPU
+time, in ROUNDS rounds that alternate them, and picks a gather variant only
+when it beats "lanes" by MARGIN both in the median of the rounds' ratios and
+best time against best time (``pick``): a machine busy with other work slows
+every variant of a round alike, and noise never trades the sure kernel for
+a doubtful one.
 
 The choice is a small JSON file in the kernel cache (``util.generated.kernel_dir``),
 ``cpu_kernel_<key>.json``; the key hashes the CPU (its model name and the
 host CPU name and features LLVM compiles for) and the digest of the probe's
 generated sources (which cover the generator and the modules it calls), so
-another CPU or a changed kernel measures again.  The file is written
-atomically, under a lock file so that processes starting together measure
-once; a file that cannot be read or names no variant is measured again.
+another CPU or a changed kernel counts with "lanes" until measured again.
+The file is written atomically, under a lock file so that processes
+starting together measure once; a file that cannot be read or names no
+variant counts as not measured.  Every run records the variant it counted
+with in its sessions file (``Layout.kernel_note``).
 
 ``LOCALCOUNT_CPU_KERNEL`` (ENV) forces a variant: one of KERNELS, or "auto"
-(the default: the cached or measured choice).
+(the default: the measured choice, else DEFAULT).
 
 numba is imported only when a variant is measured.
 """
@@ -40,6 +47,7 @@ import pathlib
 import statistics
 import time
 
+from ... import tuning
 from ...util import generated
 from ...util.files import write_atomic
 from . import specialize
@@ -56,6 +64,8 @@ ROUNDS = 7
 #: A gather variant is chosen only if its median ratio to "lanes" within a round, and its best time's to
 #: the best of "lanes", are both below MARGIN.
 MARGIN = 0.97
+#: The variant counted with until this CPU's choice is measured: as fast as any on many CPUs, never slow.
+DEFAULT = "lanes"
 
 
 def forced() -> str | None:
@@ -69,7 +79,8 @@ def forced() -> str | None:
 
 
 def resolve(kernel: str | None = None) -> str:
-    """The variant to count with: ``kernel`` if one is named, else the forced one, else ``chosen()``."""
+    """The variant to count with: ``kernel`` if one is named, else the forced one, else ``chosen()``
+    (this CPU's measured choice, else DEFAULT: nothing is measured here)."""
     if kernel not in (None, "auto"):
         specialize.width(kernel)  # raises on an unknown name
         return kernel
@@ -219,19 +230,19 @@ def _locked(path: pathlib.Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def choose(path: pathlib.Path | None = None) -> str:
-    """The cached choice, or a new one, measured and written (module doc)."""
+def choose(path: pathlib.Path | None = None, again: bool = False) -> str:
+    """The cached choice, or a new one, measured and written (module doc); ``again``: measure even if cached."""
     path = path or cache_path()
-    kernel = read_cached(path)
+    kernel = None if again else read_cached(path)
     if kernel:
         return kernel
     with _locked(path):
-        kernel = read_cached(path)  # another process may have measured meanwhile
+        kernel = None if again else read_cached(path)  # another process may have measured meanwhile
         if kernel:
             return kernel
         times = measure()
         kernel = pick(times)
-        record = {
+        written = {
             "kernel": kernel,
             "best_seconds": {k: round(min(v), 6) for k, v in times.items() if v},
             "median_ratios": {k: round(v, 4) for k, v in ratios(times).items()},
@@ -239,11 +250,36 @@ def choose(path: pathlib.Path | None = None) -> str:
             "cpu": cpu_identity().split("|")[0],
             "measured": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         }
-        write_atomic(path, json.dumps(record, indent=1) + "\n")
+        write_atomic(path, json.dumps(written, indent=1) + "\n")
+    chosen.cache_clear()
     return kernel
+
+
+def record(path: pathlib.Path | None = None) -> dict | None:
+    """This CPU's measurement as written (kernel, best seconds, median ratios, probe, cpu, date), or None."""
+    path = path or cache_path()
+    if not read_cached(path):
+        return None
+    return json.loads(path.read_text())
+
+
+def tune(again: bool = True) -> dict:
+    """Measure the variants on this CPU (``again``: even if measured before), keep the choice, and return its
+    record (``record``); a CPU without AVX2 has one candidate, recorded without timing."""
+    choose(again=again)
+    return record()
+
+
+def due(one_core_seconds: float | None) -> bool:
+    """Whether a count expected to take ``one_core_seconds`` on one core should measure the variants before it
+    starts: none is forced, none is measured on this CPU yet, there is more than one candidate, and the count
+    is at least ``tuning.PROBE_PAYS_SECONDS`` (many times the measurement's cost)."""
+    if one_core_seconds is None or one_core_seconds < tuning.PROBE_PAYS_SECONDS or forced():
+        return False
+    return len(candidates()) > 1 and read_cached(cache_path()) is None
 
 
 @functools.cache
 def chosen() -> str:
-    """This process's variant when none is forced: ``choose()`` once."""
-    return choose()
+    """This process's variant when none is forced: this CPU's measured choice, else DEFAULT (read once)."""
+    return read_cached(cache_path()) or DEFAULT

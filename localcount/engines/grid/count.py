@@ -237,6 +237,7 @@ def count(
     batch: int = 64,
     progress=None,
     shard_bits: int | None = None,
+    parallel: bool = True,
     **table_opts,
 ) -> int:
     """Number of n×m grids whose clues are locally solvable.
@@ -245,7 +246,8 @@ def count(
     flips otherwise), "flips", "square", or False / "none" (every grid).
     ``progress(done_units, total_units, elapsed_seconds)`` is called after
     each batch of shards.  Shards run in a fixed shuffled order so that every
-    batch is a fair sample and early rates predict the total time.
+    batch is a fair sample and early rates predict the total time.  ``parallel``:
+    over numba's threads (the threaded kernel), else the serial kernel in this thread.
     """
     p = plan(n, m, shard_bits)  # checks the size
     if n * m == 0:
@@ -254,7 +256,7 @@ def count(
     total = 0
     start = time.perf_counter()
     for lo in range(0, p.shards, batch):
-        counts = count_shards(p, order[lo : lo + batch], symmetry, **table_opts)
+        counts = count_shards(p, order[lo : lo + batch], symmetry, parallel, **table_opts)
         total += sum(int(c) for c in counts)  # Python ints: no overflow
         if progress is not None:
             progress(min(lo + batch, p.shards), p.shards, time.perf_counter() - start)
@@ -264,19 +266,22 @@ def count(
 def count_threaded(
     n: int, m: int, symmetry, jobs: int, progress=None, estimate=None, variant: str = "nonogram"
 ) -> tuple:
-    """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about ``tuning.BATCH_SECONDS``.
+    """(count, threads): ``count`` on min(jobs, numba's threads) threads, batches of about ``tuning.BATCH_SECONDS``;
+    on one thread the serial kernel, in ``tuning.SERIAL_SHARD_BITS`` shards (no thread pool, no threaded kernel).
 
     ``progress(grids_done)``; ``estimate``: expected wall time on ``jobs`` threads, if known.
     """
     import numba
 
     threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(threads)
     if n * m == 0:
         return count(n, m, symmetry=symmetry, variant=variant), threads
-    p = plan(n, m)
-    batch = 64
-    if estimate is not None:
+    parallel = threads > 1
+    p = plan(n, m, None if parallel else tuning.SERIAL_SHARD_BITS)
+    batch = 64 if parallel else 1
+    if parallel:
+        numba.set_num_threads(threads)
+    if parallel and estimate is not None:
         per_shard = estimate * threads / p.shards  # one thread's seconds per shard
         batch = max(threads, min(p.shards, int(threads * tuning.BATCH_SECONDS / max(per_shard, 1e-9))))
 
@@ -284,4 +289,6 @@ def count_threaded(
         if progress is not None:
             progress(done << p.inner_bits)
 
-    return count(n, m, symmetry=symmetry, batch=batch, progress=units_done, variant=variant), threads
+    total = count(n, m, symmetry=symmetry, batch=batch, progress=units_done, shard_bits=p.shard_bits,
+                  parallel=parallel, variant=variant)  # fmt: skip
+    return total, threads

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...clues import check_variant
 from ...lines import TABLE_MAX_LEN
 from ..base import BitShards, check_bits, check_size, default_shard_bits, variant_group
@@ -102,6 +103,24 @@ class GridLayout(BitShards):
 
         return context(self.n, self.m, variant=self.variant).kernel_name or "plain"
 
+    def tune(self, one_core, jobs: int, say) -> int:
+        """Measure this CPU's fastest kernel variant first if a count this long pays for it (``choice.due``), then
+        compile it for the run (``warm``); one thread for a count under ``tuning.THREADS_PAY_SECONDS``."""
+        if one_core is not None and one_core < tuning.THREADS_PAY_SECONDS:
+            return 1
+        if self.n * self.m == 0:
+            return jobs
+        from . import choice
+        from .count import context
+
+        ctx = context(self.n, self.m, variant=self.variant)
+        if ctx.specialized and ctx.columns == "table" and ctx.kernel is None and choice.due(one_core):
+            say("measuring which kernel variant is fastest on this CPU (once: later counts read it; about 10 s)")
+            choice.tune(again=False)
+            context.cache_clear()
+            self.warm(parallel=False)
+        return jobs
+
     def estimate_one_core(self) -> float:
         """Expected seconds of the whole layout on one core (compile excluded)."""
         from .count import estimate_seconds
@@ -109,7 +128,8 @@ class GridLayout(BitShards):
         return estimate_seconds(self.n, self.m, self.symmetry, parallel=False, variant=self.variant)
 
     def in_process(self, jobs: int, progress=None, estimate=None) -> tuple:
-        """(count, threads): numba threads over shards of work, in batches of about ``tuning.BATCH_SECONDS``."""
+        """(count, threads): numba threads over shards of work, in batches of about ``tuning.BATCH_SECONDS``; one
+        job: the serial kernels, no thread pool."""
         from .count import count_threaded
 
         return count_threaded(self.n, self.m, self.symmetry, jobs, progress, estimate, self.variant)
