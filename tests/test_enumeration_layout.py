@@ -207,13 +207,11 @@ def test_the_gpu_kernels_rows_loader_reads_the_naive_order(n, m, group):
 
 def test_the_cpu_kernel_file_changes_with_the_layout():
     # numba's cache watches only the kernel's own file: its LAYOUT_DIGEST must follow engines.enumeration's layout.
-    import hashlib
-    import inspect
-
     from localcount.engines import enumeration
     from localcount.engines.grid import kernel
+    from localcount.util import generated
 
-    source = "".join(inspect.getsource(getattr(enumeration, name)) for name in kernel.LAYOUT_FUNCTIONS)
-    assert hashlib.sha256(source.encode()).hexdigest()[:16] == kernel.LAYOUT_DIGEST, (
+    layout = [getattr(enumeration, name) for name in kernel.LAYOUT_FUNCTIONS]
+    assert generated.digest(*layout) == kernel.LAYOUT_DIGEST, (
         "engines.enumeration's layout changed: renew grid/kernel.py's LAYOUT_DIGEST (numba then recompiles)"
     )

@@ -6,7 +6,8 @@
 * ``enumeration`` — the general kernel's index layout and orbit representatives in numpy: which
   borders are counted and the work of each shard, for planning without a compiled kernel;
 * ``codegen`` — source generators (strings, nothing compiled) for local logic in lockstep: the
-  statements the grid, stats and index engines' generated kernels propagate with;
+  statements the grid, stats and index engines' generated kernels propagate with, and their modules'
+  assembly;
 * ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
 * ``thin`` — the 2×m counter;
 * ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);

@@ -19,11 +19,47 @@ solver columns also ``ALL``, ``clues``, the scratch ``F, G, bad, cover, Q``
 (``lines.bits``), ``update_line_by_solver`` and ``spread_line``
 (``engines.grid.kernel``).
 
-Strings only: no numba and no engine is imported here (``engines`` packages
-may import this module; it imports none of them).
+One style for every generator: a generated module is ``module_source``'s
+(the header line and digest of ``util.generated``, the imports, then its
+parts); a part is an f-string of fixed code (a function, a few definitions)
+with the size's constants in it, and the unrolled code goes into it as a
+statement list (this module's helpers, the generator's own), indented by
+``block``.  No ``str.format`` template: a statement that depends on a lane
+or an index comes from a function of it (like the ``name`` every helper
+here takes).
+
+Strings only: nothing here is compiled, and only ``util.generated`` is
+imported (no numba, no engine: ``engines`` packages may import this module;
+it imports none of them).
 """
 
 from __future__ import annotations
+
+from ..util import generated
+
+
+def module_source(generator: str, what: str, called: tuple, imports: list, *parts: str) -> str:
+    """A generated module: ``generated.header`` (``generator``'s module name, ``what`` it is for), the digest of
+    the modules its code calls (``called``: a change there makes a new file, as numba's cache would not
+    notice it), numpy and numba, the ``imports`` (lines), then the ``parts`` as they are."""
+    return "\n".join(
+        [
+            generated.header(generator, what),
+            "",
+            f"# Digest of the modules called here {generated.digest(*called)}: a change there makes a new file, "
+            "so no stale numba cache.",
+            "import numpy as np",
+            "from numba import njit, prange",
+            "",
+            *imports,
+            "".join(parts),
+        ]
+    )
+
+
+def block(lines: list, indent: str) -> str:
+    """Statements as source lines indented by ``indent``."""
+    return "\n".join(indent + line for line in lines)
 
 
 def u64(x: int) -> str:

@@ -40,7 +40,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import functools
-import hashlib
 import json
 import os
 import pathlib
@@ -105,15 +104,12 @@ def cpu_identity() -> str:
 def kernel_digest() -> str:
     """Digest of the probe's generated sources in every variant, and of this module (the protocol)."""
     n, m, _, columns = PROBE
-    h = hashlib.sha256(pathlib.Path(__file__).read_bytes())
-    for name in specialize.KERNELS:
-        h.update(specialize.source(n, m, columns, name).encode())
-    return h.hexdigest()[:16]
+    return generated.digest(pathlib.Path(__file__), *(specialize.source(n, m, columns, k) for k in specialize.KERNELS))
 
 
 def cache_path() -> pathlib.Path:
     """The file holding this CPU's choice for these kernels."""
-    key = hashlib.sha256(f"{cpu_identity()}|{kernel_digest()}".encode()).hexdigest()[:16]
+    key = generated.digest(f"{cpu_identity()}|{kernel_digest()}")
     return generated.kernel_dir() / f"cpu_kernel_{key}.json"
 
 

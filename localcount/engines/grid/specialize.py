@@ -40,8 +40,6 @@ cache.  Tests compare these kernels with the plain one.
 from __future__ import annotations
 
 import functools
-import hashlib
-import pathlib
 
 from ... import tuning
 from ...lines import bits, solvers
@@ -49,12 +47,18 @@ from ...util import generated
 from .. import enumeration
 from ..codegen import (
     COLUMN_MODES,
+    block,
     first_row_pass,
     gather_lockstep,
     lockstep,
+    module_source,
     u64,
 )
 from . import gather, kernel
+
+#: The modules the generated code calls (``codegen.module_source``'s digest; the gather variants name
+#: ``gather``'s too): kernel.py, lines/bits.py, lines/solvers.py and engines/enumeration.py (the index layout).
+CALLED = (kernel, bits, solvers, enumeration)
 
 #: The generated kernels' variants (``docs/internals.md``, "Gather variants, chosen per CPU"): "lanes" looks up every lane's
 #: lines with scalar loads (``tuning.LANES`` lanes); "gather4" and "gather8" run 4 or 8 lanes whose half passes are
@@ -103,7 +107,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
                kernel_name: str = "lanes", lane_spec: dict | None = None, setup: str = "") -> str:  # fmt: skip
     """The enumeration loop over a block: ``width(kernel_name)`` grids at a time if the block allows, else one.
 
-    ``decode``: row -> expression of its cells from ``{index}``, for the rows
+    ``decode``: row -> its cells' expression as a function of the index's, for the rows
     that vary in the block; ``fixed``: the rows fixed for the block (their
     cells in ``r{r}``, their first pass in ``blockC``, their
     column bits in ``colbase``); ``lane_rows``: the rows that differ between
@@ -119,7 +123,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
     shared = [r for r in decode if r not in lane_rows]
 
     def step(lanes: int, index: str) -> list:
-        out = [f"r{r}_s = {decode[r].format(index=index)}" for r in shared]
+        out = [f"r{r}_s = {decode[r](index)}" for r in shared]
         out.append("colshared = " + " | ".join(["colbase"] + [f"rspread[{r}, r{r}_s]" for r in shared]))
         out += first_row_pass(shared, m, lambda r: f"r{r}_s", "stepC", "blockC")
         if gathers and lanes > 1:
@@ -129,7 +133,7 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
             lane_index = f"({index} | np.uint64({g}))" if lanes > 1 else index
             out += [f"r{r}_{g} = r{r}" for r in fixed]
             out += [f"r{r}_{g} = r{r}_s" for r in shared]
-            out += [f"r{r}_{g} = {decode[r].format(index=lane_index)}" for r in lane_rows]
+            out += [f"r{r}_{g} = {decode[r](lane_index)}" for r in lane_rows]
             out.append("colword = " + " | ".join(["colshared"] + [f"rspread[{r}, r{r}_{g}]" for r in lane_rows]))
             for j in range(m):
                 sh = f" >> {u64(j * n)}" if j else ""
@@ -142,14 +146,14 @@ def _lane_loop(decode: dict, fixed, lane_rows, n: int, m: int, indent: str, colu
 
     if gathers and not lane_rows:  # no row varies in a block (n <= 2): one grid a step, no lanes to set up
         single = ["for j in range(1 << step_bits):"] + ["    " + x for x in step(1, "(start | np.uint64(j))")]
-        return "\n".join(indent + x for x in single)
+        return block(single, indent)
     lines = [f"if step_bits >= {lanes_n.bit_length() - 1}:"]
     lines.append(f"    for j in range(0, 1 << step_bits, {lanes_n}):")
     lines += ["        " + x for x in step(lanes_n, "(start | np.uint64(j))")]
     lines.append("else:")
     lines.append("    for j in range(1 << step_bits):")
     lines += ["        " + x for x in step(1, "(start | np.uint64(j))")]
-    return "\n".join(indent + x for x in lines)
+    return block(lines, indent)
 
 
 def _gather_header(n: int, m: int, kernel_name: str) -> str:
@@ -158,7 +162,7 @@ def _gather_header(n: int, m: int, kernel_name: str) -> str:
         return ""
     lanes = width(kernel_name)
     return (
-        f"\n# Digest of engines/grid/gather.py: {_gather_digest()}.\n"
+        f"\n# Digest of engines/grid/gather.py: {generated.digest(gather)}.\n"
         "from localcount.engines.grid.gather import half_pass, lane_setup\n\n"
         f"_rows_half = half_pass({n}, {m}, {lanes})\n"
         f"_cols_half = half_pass({m}, {n}, {lanes})\n"
@@ -173,7 +177,7 @@ def _rows_parts(n: int, m: int, columns: str, kernel_name: str) -> tuple:
     shifts = {r: enumeration.row_shift(r, n, m) for r in range(n)}
     border_low = enumeration.rows_low_bits(n, m)
     fixed = [0, n - 1] if n >= 2 else []
-    decode = {r: f"(({{index}} >> {u64(shifts[r])}) & {u64(mask_m)})" for r in range(n) if r not in fixed}
+    decode = {r: lambda i, s=shifts[r]: f"(({i} >> {u64(s)}) & {u64(mask_m)})" for r in range(n) if r not in fixed}
     lane_rows = [r for r in decode if shifts[r] < lane_bits]
     lane_spec = {r: (shifts[r], mask_m, 0, "np.uint64(0)") for r in lane_rows}
     setup = ""
@@ -209,15 +213,12 @@ def source(n: int, m: int, columns: str = "table", kernel_name: str = "lanes") -
             f"    clues = np.zeros(({tuning.LANES * m}, {runs}), np.int64)\n"
         )
 
-    return f'''"""Generated by localcount.engines.grid.specialize for {n}x{m}; do not edit (see that module)."""
-
-# Digest of the modules called here {_kernel_digest()}: a change there makes a new file, so no stale numba cache.
-import numpy as np
-from numba import njit, prange
-
-from localcount.engines.grid.kernel import border_weight, scratch_arrays, spread_line, square_weight, update_line_by_solver
-from localcount.lines.bits import line_clue_into, popcount
-{_gather_header(n, m, kernel_name)}
+    imports = [
+        "from localcount.engines.grid.kernel import border_weight, scratch_arrays, spread_line, square_weight, "
+        "update_line_by_solver",
+        "from localcount.lines.bits import line_clue_into, popcount",
+    ]
+    rows = f'''
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 {setup}
 
@@ -258,6 +259,7 @@ def count_shards(shards, inner_bits, group, {args}):
         out[i] = _count_rows(shards[i], inner_bits, group, {args})
     return out
 '''
+    return module_source(__name__, f"{n}x{m}", CALLED, imports, _gather_header(n, m, kernel_name), rows)
 
 
 def _part(word: str, shift: int, bits: int, word_bits: int) -> str:
@@ -288,7 +290,7 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     decode = {}
     for r in range(1, n - 1):
         sh = f" >> {u64(interior[r])}" if interior[r] else ""
-        decode[r] = f"(e{r} | ((({{index}}{sh}) & {u64(mask_side)}) << np.uint64(1)))"
+        decode[r] = lambda index, r=r, sh=sh: f"(e{r} | ((({index}{sh}) & {u64(mask_side)}) << np.uint64(1)))"
     lane_rows = [r for r in decode if interior[r] < lane_bits]
     lane_spec = {r: (interior[r], mask_side, 1, f"e{r}") for r in lane_rows}
     setup = ""
@@ -340,20 +342,6 @@ def count_shards_square(shards, inner_bits, group, {args}):
         out[i] = _count_square(shards[i], inner_bits, {args})
     return out
 '''
-
-
-def _kernel_digest() -> str:
-    """Digest of kernel.py, lines/bits.py, lines/solvers.py and engines/enumeration.py (the index layout), whose
-    functions the generated modules call (numba's cache only notices changes to a function's own file)."""
-    h = hashlib.sha256()
-    for mod in (kernel, bits, solvers, enumeration):
-        h.update(pathlib.Path(mod.__file__).read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _gather_digest() -> str:
-    """Digest of gather.py, whose intrinsics the gather variants call (numba's cache would not notice them)."""
-    return hashlib.sha256(pathlib.Path(gather.__file__).read_bytes()).hexdigest()[:16]
 
 
 def column_mode(n: int, m: int, table_max: int, spread_max: int):
