@@ -9,7 +9,11 @@ The code generators and planners read these at call time (``tuning.LANES``, not 
 so a test or a benchmark may set one for a while.  A generated kernel's file is named by a hash of its
 source, so a kernel written with other values is a new file, never a stale cache.  Constants that compiled
 kernels read themselves stay beside them (``stats.kernel.RADIX_BITS``): numba's cache only watches the
-file a kernel is written in.
+file a kernel is written in; ``docs/measurements.md`` ("Tunables") names each of them and says why.
+
+Default shard bits (``*_SHARD_GRID_BITS``, ``*_MIN_SHARD_BITS``, ...) enter checkpoint keys and the numbering's
+block bits shape its stored index: another value starts new checkpoints or a new index, never mixes them
+with the old, so change them only with that in mind.
 
 Imports nothing.
 """
@@ -42,11 +46,48 @@ KEY_TABLE_BITS = 12
 #: costs 5 to 25 s on 2 cores, and a gather variant saves at most a few tenths of a count.
 PROBE_PAYS_SECONDS = 1200.0
 
+# --- stats runs (engines.stats.prepare, engines.stats.layout) ---
+
+#: Sizes with at least this many cells run the stats kernel generated for their size (vector version 3);
+#: smaller ones are not worth a compilation each and run the plain kernel (version 2, in checkpoint keys).
+STATS_SPECIALIZE_MIN_CELLS = 20
+#: Largest row-clue group a stats kernel sorts at once, 8 bytes a grid: its memory against the sizes it takes.
+STATS_MAX_GROUP = 1 << 26
+#: Stats shards of at most about 2^bits grids: shorter shards resume and balance better (in checkpoint keys) ...
+STATS_SHARD_GRID_BITS = 24
+#: ... and at least this many of them: work for every worker ...
+STATS_MIN_SHARDS = 64
+#: ... and at most this many, where that still leaves STATS_MIN_SHARDS: a checkpoint line (a vector) each.
+STATS_MAX_SHARDS = 1 << 14
+#: A stats estimate times random probe shards for about this many seconds: a surer estimate, a later start ...
+STATS_ESTIMATE_SECONDS = 2.0
+#: ... or until this many were timed ...
+STATS_ESTIMATE_SHARDS = 1 << 14
+#: ... each of about 2^bits grids: smaller probes draw more of the enumeration in the time.
+STATS_PROBE_GRID_BITS = 20
+
 # --- line tables (lines.tables) ---
 
 #: Longest line with a precomputed table: 4^13 uint16 entries are 128 MiB built in about 2.5 s, and make
 #: 3x13 count about 80x faster than the line solver; longer lines use the line solvers.
 TABLE_MAX_LEN = 13
+#: Longest line whose cells get a spread table (``lines.tables.spread_table``, 2^L words a cell).
+SPREAD_MAX_LEN = 16
+
+# --- the general kernel's runs (engines.grid.layout, engines.grid.count) ---
+
+#: A default shard covers about 2^bits indices: longer shards cost less bookkeeping, shorter ones resume and
+#: balance better (in checkpoint keys).
+GRID_SHARD_GRID_BITS = 22
+#: At least 2^bits default shards where the size has that many grids: work for every worker.
+GRID_MIN_SHARD_BITS = 8
+#: At most 2^bits default shards: a checkpoint line per shard (7x7 gets 2^20 lines).
+GRID_DEFAULT_MAX_SHARD_BITS = 20
+#: ``--shard-bits`` may go up to this: the parent keeps a record per shard in memory.
+GRID_MAX_SHARD_BITS = 24
+#: Sizes with at least this many cells count with kernels generated for their size (about 2.5x faster);
+#: smaller ones are not worth a compilation each and use the plain kernel.
+GRID_SPECIALIZE_MIN_CELLS = 20
 
 # --- the CPU count in this process (engines.grid.count) ---
 
@@ -61,7 +102,20 @@ SERIAL_SHARD_BITS = 6
 #: Seconds of work between progress updates of an in-process count: fresher progress, more batches.
 BATCH_SECONDS = 3.0
 
-# --- the GPU count (engines.gpu.count) ---
+# --- the GPU count (engines.gpu.layout, engines.gpu.count) ---
+
+#: A default GPU shard is about 2^bits indices: one launch of about a second on an H100 (6x7: 2^42 indices in
+#: 65.5 s), well under the ten seconds a campaign's budget must leave for the last launch (in checkpoint keys).
+GPU_SHARD_GRID_BITS = 36
+#: At least 2^bits default GPU shards where the size has that many indices: progress and resume.
+GPU_MIN_SHARD_BITS = 4
+#: ``--shard-bits`` of a GPU run may go up to this: the parent keeps a record per shard in memory.
+GPU_MAX_SHARD_BITS = 24
+#: Most threads per block where the tables take more than the default shared memory: one such block fills a
+#: multiprocessor's shared memory, so it gets as many threads as the kernel's registers allow, up to this.
+GPU_LARGE_BLOCK_THREADS = 1024
+#: Threads per block in the simulator (a power of two): it runs a Python thread per CUDA thread.
+GPU_SIMULATOR_THREADS = 8
 
 #: Grids per GPU thread in lockstep: one until a device measures more (``scripts/gpu_variants.py``).
 GPU_LANES = 1
@@ -74,3 +128,64 @@ PER_THREAD_BITS = 10
 #: Runs expected to take less than this many seconds skip shards and checkpoints: no files for quick runs,
 #: at the price of redoing them whole if stopped.
 CHECKPOINT_SECONDS = 1.0
+#: Sizes with at most this many cells are not estimated before they run (well under a second each): the
+#: estimate would take longer than the run (``api.counting``, ``api.stats``, ``cli.table``).
+NO_ESTIMATE_CELLS = 20
+
+# --- the other engines' runs (engines.tiny, engines.thin, engines.sample, engines.enumeration) ---
+
+#: The tiny counter takes sizes of at most this many cells: 2^20 grids by their flips orbits take about 0.1 s
+#: as numpy arrays; larger ones need the compiled kernels ...
+TINY_MAX_CELLS = 20
+#: ... and lines of at most this many cells: their tables (4^L entries) build in milliseconds (4^13 in seconds).
+TINY_MAX_LINE = 10
+#: Grids the tiny counter looks at together: arrays of this many int64 (512 KiB) stay in the cache (2^16 took
+#: 0.05-0.1 s per 2^20 grids, 2^20 up to twice as long).
+TINY_CHUNK = 1 << 16
+#: Bits of a word moved by one table lookup of ``tiny.propagate.permute``: fewer lookups, larger tables.
+TINY_PERMUTE_BITS = 10
+#: Longest row of the thin counter: its zeta table holds 2^m int32 masks (128 MiB at m = 25).
+THIN_MAX_M = 25
+#: A default thin shard holds 2^bits first rows (a shard of 2x19 is about a second; in checkpoint keys).
+THIN_ROWS_PER_SHARD_BITS = 4
+#: Grids a sample's estimate times: a surer estimate, a later start.
+SAMPLE_ESTIMATE_GRIDS = 200
+#: Borders the index order handles per numpy pass (``engines.enumeration``): a few arrays of this many uint64.
+ENUMERATION_CHUNK = 1 << 20
+
+# --- the numbering and its index (engines.numbering, api.every) ---
+
+#: Blocks of at most 2^SMALL_BLOCK_BITS grids where that makes at most 2^SMALL_KEY_BITS blocks: a query's
+#: block then takes numpy a few milliseconds, and the index stays small (the index stores its blocks) ...
+NUMBERING_SMALL_BLOCK_BITS = 16
+NUMBERING_SMALL_KEY_BITS = 12
+#: ... otherwise a block holds at most about 2^bits grids, so that ``nth`` and ``rank`` scan one quickly ...
+NUMBERING_BLOCK_BITS = 24
+#: ... unless that makes more than 2^bits blocks: then blocks are bigger (a smaller index, slower answers).
+NUMBERING_MAX_KEY_BITS = 20
+#: A default numbering shard covers about 2^bits grids (in checkpoint keys) ...
+NUMBERING_SHARD_GRID_BITS = 26
+#: ... and there are at least 2^bits of them where there are that many blocks: work for every worker.
+NUMBERING_MIN_SHARD_BITS = 5
+#: Grids per piece of work handed to a numba thread by ``numbering.count.codes``: fewer calls, worse balance.
+NUMBERING_CHUNK = 1 << 14
+#: Ranges of at most this many grids are numbered with numpy: no kernel call, but numpy's pace.
+NUMBERING_VECTOR_MAX = 1 << 16
+#: A query runs local logic over a block in pieces of at most 2^bits grids, stopping at the one it needs:
+#: smaller pieces stop sooner, each costs a call.
+EVERY_PIECE_BITS = 20
+#: Index builds expected to take less than this many seconds run in this process, without shards or
+#: checkpoint files.
+EVERY_IN_PROCESS_SECONDS = 5.0
+
+# --- orchestration (orchestration.cluster, orchestration.budget) ---
+
+#: Dask tasks of about this many seconds: long enough to hide Dask's per-task cost (a few ms) ...
+CLUSTER_TASK_SECONDS = 1.0
+#: ... with at least this many tasks per worker thread, so that workers finish together.
+CLUSTER_TASKS_PER_THREAD = 8
+#: Dask tasks in flight per worker thread: enough to keep every worker busy between round trips.
+CLUSTER_WINDOW_PER_THREAD = 3
+#: A budget multiplies a shard's work-dependent expected seconds by this (equal work, unequal depth): fewer
+#: shards started that overrun the budget, more of it left unused.
+BUDGET_MARGIN = 1.25

@@ -43,7 +43,7 @@ from localcount.engines.base import GROUP_IDS, symmetry_group
 from localcount.engines.grid import count as grid_count
 from localcount.engines.grid import specialize as grid_specialize
 from localcount.engines.stats import prepare, specialize
-from localcount.engines.stats.enumeration import SYMMETRIES
+from localcount.engines.stats.compute import SYMMETRIES
 from localcount.engines.stats.measures import width
 from localcount.util import generated
 from localcount.util.provenance import cpu_model

@@ -33,8 +33,6 @@ SIZES = "6x6,6x7,7x7,6x8"
 #: second a variant (6x7's rate, 6.7e10 grids/s).
 SHARDS = 16
 SHARD_BITS = 32
-#: At least this many shards to a size (as ``GpuLayout``'s MIN_SHARD_BITS): tiny sizes in the simulator.
-MIN_SHARD_BITS = 4
 #: Seconds after which no new variant starts (compiles included): the whole script within about 4 minutes.
 BUDGET_S = 200.0
 
@@ -45,9 +43,12 @@ def parse_sizes(text: str) -> list:
 
 
 def shard_bits(n: int, m: int, grid_bits: int) -> int:
-    """Shard bits giving shards of 2^grid_bits indices, with at least 2^MIN_SHARD_BITS shards where there are so
-    many indices."""
-    return min(n * m, max(n * m - grid_bits, MIN_SHARD_BITS))
+    """Shard bits giving shards of 2^grid_bits indices, with at least 2^``tuning.GPU_MIN_SHARD_BITS`` shards where
+    there are so many indices (as ``GpuLayout``'s default: tiny sizes in the simulator)."""
+    from localcount import tuning
+    from localcount.engines.base import default_shard_bits
+
+    return default_shard_bits(n, m, grid_bits, tuning.GPU_MIN_SHARD_BITS)
 
 
 def slice_of(layout, shards: int) -> list:

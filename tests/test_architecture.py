@@ -1,6 +1,6 @@
 """The shape of the house: layers with imports only going down, no import cycle, no private name imported
-from another module, engines behind one interface and one registry, and commands that do not count never
-loading numba."""
+from another module nor reached by a test, engines behind one interface and one registry, and commands that do
+not count never loading numba."""
 
 import ast
 import csv
@@ -213,6 +213,73 @@ def test_the_private_import_check_can_fail():
     assert private_imports(source, "fake.py") == ["fake.py:2: from localcount.lines.bits import _popcount"]
     source = "import numpy as np\nfrom . import kernel\nkernel._count_shard(1)\nnp._core\nkernel.count_shard(1)\n"
     assert private_imports(source, "fake.py") == ["fake.py:3: kernel._count_shard"]
+
+
+def private_reaches(source: str, where: str) -> list:
+    """``where:line: name`` for each private name of ``localcount`` (one underscore, not a dunder) that ``source``
+    reaches: imported (``from localcount.x import _y``), read through a module or object it imported from the
+    package (``x._y``, ``x.y._z``), or named to ``setattr``/``getattr``/``delattr`` (``monkeypatch.setattr(x, "_y",
+    ...)``).  A test goes through the public names; a unit worth testing alone has one."""
+    private = lambda name: name.startswith("_") and not name.startswith("__")
+    tree, found, ours = ast.parse(source), [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("localcount"):
+            found += [f"{where}:{node.lineno}: {node.module}.{a.name}" for a in node.names if private(a.name)]
+            ours |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            ours |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.startswith("localcount")}
+
+    def rooted(node) -> bool:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in ours
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and private(node.attr) and rooted(node.value):
+            found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
+            "setattr", "getattr", "delattr"
+        ) and len(node.args) >= 2:  # fmt: skip
+            target, name = node.args[0], node.args[1]
+            if (
+                isinstance(name, ast.Constant)
+                and isinstance(name.value, str)
+                and private(name.value)
+                and rooted(target)
+            ):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(target)}.{name.value}")
+    return sorted(set(found), key=lambda line: int(line.split(":")[1]))
+
+
+#: Private names the tests still reach, each waiting for its module's renaming (the kernels' own names).
+PRIVATE_REACHES_LEFT = {
+    "test_campaign.py: localcount.engines.grid.kernel._representatives",
+    "test_enumeration_layout.py: localcount.engines.grid.kernel._square_border_mask",
+    "test_enumeration_layout.py: localcount.engines.grid.kernel._square_rows",
+    "test_enumeration_layout.py: localcount.engines.gpu.kernel._rows_loader",
+}
+
+
+def test_no_test_reaches_a_private_name_of_the_package():
+    found = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        found += private_reaches(path.read_text(), path.name)
+    left = [line for line in found if line.split(":")[0] + ":" + line.split(":", 2)[2] not in PRIVATE_REACHES_LEFT]
+    assert left == []
+
+
+def test_the_private_reach_check_can_fail():
+    source = (
+        "import numpy as np\nimport localcount.api as api\nfrom localcount.engines.grid import kernel as K\n"
+        "from localcount.orchestration.checkpoint import _old, crc\nK._count(1)\nK.count(1)\nnp._core\n"
+        "api.counting._size\ndef t(monkeypatch):\n    monkeypatch.setattr(K, '_x', 1)\n    setattr(np, '_y', 1)\n"
+    )
+    assert private_reaches(source, "fake.py") == [
+        "fake.py:4: localcount.orchestration.checkpoint._old",
+        "fake.py:5: K._count",
+        "fake.py:8: api.counting._size",
+        "fake.py:10: K._x",
+    ]
 
 
 #: The longest function the package may hold, docstring included (lines from ``def`` to its last line).

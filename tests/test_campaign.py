@@ -11,6 +11,7 @@ import pytest
 from incli import cli
 
 import localcount as lc
+from localcount import tuning
 from localcount.api.campaign import verify
 from localcount.api.counting import Unfinished, run_count
 from localcount.engines import enumeration
@@ -18,7 +19,7 @@ from localcount.engines.base import GROUP_IDS
 from localcount.engines.gpu.layout import GpuLayout
 from localcount.engines.grid.layout import GridLayout
 from localcount.orchestration import verify as verification
-from localcount.orchestration.budget import MARGIN, Budget
+from localcount.orchestration.budget import Budget
 from localcount.orchestration.checkpoint import Checkpoint, CheckpointError, read_log
 from localcount.orchestration.runner import run
 
@@ -75,10 +76,10 @@ class Rec:
 def test_a_shard_is_expected_to_take_its_work_times_the_rate_seen_with_a_margin_and_the_overhead():
     b = Budget(100, start=0.0)
     b.prepare(FakeLayout(), {0: Rec(0.5), 1: Rec(2.0), 2: Rec(4.0)})  # 6 s for 3 units of work; no work: 0.5 s
-    assert b.expected(3) == pytest.approx(0.5 + 4 * 2.0 * MARGIN)
+    assert b.expected(3) == pytest.approx(0.5 + 4 * 2.0 * tuning.BUDGET_MARGIN)
     assert b.expected(0) == pytest.approx(0.5)  # no work: the overhead
     b.note(1, 1.0)  # this run's own shards decide from now on
-    assert b.expected(3) == pytest.approx(0.5 + 4 * 1.0 * MARGIN)
+    assert b.expected(3) == pytest.approx(0.5 + 4 * 1.0 * tuning.BUDGET_MARGIN)
     assert b.fits(3, now=94.5) and not b.stopped
     assert not b.fits(3, now=95.0) and b.stopped
 
@@ -89,7 +90,7 @@ def test_with_nothing_known_one_shard_is_taken_while_there_is_time():
     assert b.expected(2) is None and b.fits(2, now=9.9) and not b.fits(2, now=10.0)
     b.one_core = 70.0  # the layout's estimate: 70 s for 7 units of work
     b.prepare(FakeLayout(), {})
-    assert b.expected(2) == pytest.approx(2 * 10.0 * MARGIN)
+    assert b.expected(2) == pytest.approx(2 * 10.0 * tuning.BUDGET_MARGIN)
 
 
 def test_a_shard_longer_than_the_whole_budget_is_still_taken_first_so_the_campaign_advances(caplog):

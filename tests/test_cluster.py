@@ -53,7 +53,7 @@ def test_thin_shards_run_as_tasks_too(client, tmp_path):
 
 
 def test_stats_shards_run_as_tasks_too(client, tmp_path):
-    from localcount.engines.stats.enumeration import stats
+    from localcount.engines.stats.compute import stats
     from localcount.engines.stats.measures import from_vector
 
     lay = StatsLayout(4, 4, 1, path="transposed", symmetry="none")
@@ -175,7 +175,7 @@ def test_a_result_that_comes_back_twice_is_checked_never_added(tmp_path):
     lay = layout(3, 3)
     with Checkpoint(tmp_path, lay) as ckpt:
         done = ckpt.open()
-        tally = runner._Tally(lay, ckpt, done, None, 0)
+        tally = runner.Tally(lay, ckpt, done, None, 0)
         tally(1, 5, 0.1)
         tally(1, 5, 0.1)
         with pytest.raises(Stopped, match="computed twice with different values"):
@@ -268,7 +268,7 @@ def test_a_lost_scheduler_stops_the_run_and_a_local_cluster_resumes_it(tmp_path)
 
 def test_table_records_runs_made_on_the_cluster(client, tmp_path, capsys):
     from localcount.cli import table
-    from localcount.engines.stats.enumeration import stats
+    from localcount.engines.stats.compute import stats
     from localcount.results.records import read_runs, read_stats_runs
     from localcount.util.provenance import cpu_model
 

@@ -102,21 +102,21 @@ def test_settle_switches_itself_to_compiled_once_work_is_slow():
     told = []
     try:
         logic.compile_when_slow(0.0, None, told.append)
-        assert logic._compiled is None  # not before a settle finds its time has come
+        assert logic.compiled_for(3, 4) is None  # not before a settle finds its time has come
         logic.settle(logic.Board(3, 4), rows, cols)
-        assert logic._compiled is compiled and logic._switch is None
+        assert logic.compiled_for(3, 4) is compiled and not logic.switch_planned()
         assert len(told) == 1 and told[0].startswith("long work: local logic compiled")
     finally:
         logic.use_compiled(False)
     # a deadline too near for numba's load: no switch, and none planned any more
     logic.compile_when_slow(0.0, time.monotonic() + logic.LOAD_SECONDS / 2, told.append)
     logic.settle(logic.Board(3, 4), rows, cols)
-    assert logic._compiled is None and logic._switch is None and len(told) == 1
+    assert logic.compiled_for(3, 4) is None and not logic.switch_planned() and len(told) == 1
     # planned, then cancelled (what the command line does when a command ends)
     logic.compile_when_slow(0.0, None, told.append)
     logic.compile_when_slow(None)
     logic.settle(logic.Board(3, 4), rows, cols)
-    assert logic._compiled is None and len(told) == 1
+    assert logic.compiled_for(3, 4) is None and len(told) == 1
 
 
 def test_no_switch_that_must_compile_when_the_time_left_is_shorter_than_compiling(monkeypatch):
@@ -129,13 +129,13 @@ def test_no_switch_that_must_compile_when_the_time_left_is_shorter_than_compilin
     monkeypatch.setattr(compiled, "cached", lambda: False)
     logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
     logic.settle(logic.Board(3, 4), rows, cols)
-    assert logic._compiled is None and logic._switch is None
+    assert logic.compiled_for(3, 4) is None and not logic.switch_planned()
     assert len(told) == 1 and told[0].startswith("local logic stays interpreted: compiling it")
     monkeypatch.setattr(compiled, "cached", lambda: True)
     try:
         logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
         logic.settle(logic.Board(3, 4), rows, cols)
-        assert logic._compiled is compiled and told[-1].startswith("long work: local logic compiled")
+        assert logic.compiled_for(3, 4) is compiled and told[-1].startswith("long work: local logic compiled")
     finally:
         logic.use_compiled(False)
 

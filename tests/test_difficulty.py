@@ -25,14 +25,14 @@ def test_steps_equal_the_naive_reference_on_every_grid(n, m):
 
 @pytest.mark.parametrize("n,m", [(3, 4), (4, 3), (2, 6), (4, 4)])
 def test_rounds_add_up_to_the_stats_histogram(n, m):
-    from localcount.engines.stats import enumeration
+    from localcount.engines.stats import compute
 
     hist = collections.Counter()
     for g in range(1 << (n * m)):
         d = logic.difficulty(*grid_clues(g, n, m))
         if d:
             hist[d.rounds] += 1
-    assert dict(hist) == {k: v for k, v in enumerate(enumeration.stats(n, m).rounds) if v}
+    assert dict(hist) == {k: v for k, v in enumerate(compute.stats(n, m).rounds) if v}
 
 
 def test_empty_full_and_contradictory_starts():

@@ -48,7 +48,7 @@ def test_parse_steps():
 
 def test_the_steps_histogram_of_4x4_puzzles_matches_the_exhaustive_one():
     """Rejection at density 0.5 draws uniformly from the simple grids, so difficulties follow the exhaustive histogram."""
-    from localcount.engines.stats.enumeration import stats
+    from localcount.engines.stats.compute import stats
 
     exact = stats(4, 4)
     share = {k: v / exact.solvable for k, v in enumerate(exact.steps) if v}

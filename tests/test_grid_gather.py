@@ -303,7 +303,7 @@ def test_kernel_note_without_a_generated_kernel(fresh_choice, monkeypatch):
 def _old_line(key, start, processes, version, commit, cpu):
     """A session line as written before the kernel column."""
     body = "\t".join([f"{start:.3f}", str(processes), version, commit, cpu])
-    return f"{C._crc(key + chr(9) + body)}\t{body}\n"
+    return f"{C.crc(key + chr(9) + body)}\t{body}\n"
 
 
 def test_sessions_keep_reading_six_columns_and_read_the_kernel(tmp_path):

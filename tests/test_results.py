@@ -110,7 +110,7 @@ def test_bfiles_have_consecutive_indices():
 
 
 def test_stats_have_two_runs_agree_with_the_counts_and_are_recomputed_where_quick(rows):
-    from localcount.engines.stats.enumeration import stats
+    from localcount.engines.stats.compute import stats
 
     runs = results.read_stats_runs(RESULTS)
     stat_rows = results.read_stats_table(RESULTS)

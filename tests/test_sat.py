@@ -170,7 +170,7 @@ def test_the_sat_solver_keeps_the_deadline_while_it_encodes():
     p = from_grid(random.Random(60).getrandbits(60 * 60), 60, 60)  # encoding its lines takes a second or more
     board = logic.Board(60, 60)
     with pytest.raises(probing.OutOfTime):
-        sat._Session(p, board, probing.Clock(1e-9))
+        sat.Session(p, board, probing.Clock(1e-9))
     start = time.perf_counter()
     found = sat.search_sat(p, timeout=0.2, start=board)  # what solve_auto hands over: a board, the time left
     took = time.perf_counter() - start
@@ -285,10 +285,10 @@ def test_from_a_dead_end_the_solver_finds_a_solution_with_fewer_of_the_dives_cho
         dead += 1
         assumed = None
         for _ in range(2):  # the solver that found the contradictions, then a fresh one given what it kept
-            session = sat._Session(p, root)
+            session = sat.Session(p, root)
             clock = probing.Clock(60)
             clock.state = {"nodes": 0}
-            assumed = assumed or sat._Assumed(session, ended)
+            assumed = assumed or sat.Assumed(session, ended)
             grid = assumed.solve(session, clock)
             assert grid is not None and solve.is_solution(p, grid) and assumed.keep < len(ended.choices)
             kept = [cell for cells in ended.choices[: assumed.keep] for cell in cells]
@@ -305,8 +305,8 @@ def test_the_first_solution_is_the_dives_when_it_ends_in_one():
     logic.settle(root, p.rows, p.cols)
     clock = probing.Clock(10)
     clock.state = {"nodes": 0}
-    session = sat._Session(p, root)
-    grid, assumed = sat._first_solution(p, root, session, clock)
+    session = sat.Session(p, root)
+    grid, assumed = sat.first_solution(p, root, session, clock)
     session.close()
     assert assumed is None and solve.is_solution(p, grid)
 

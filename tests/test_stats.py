@@ -13,7 +13,7 @@ import pytest
 
 from localcount.engines.grid.count import count
 from localcount.engines.registry import parse_key
-from localcount.engines.stats import enumeration as S
+from localcount.engines.stats import compute as S
 from localcount.engines.stats import measures as M
 from localcount.engines.stats import prepare as P
 from localcount.engines.stats.layout import StatsLayout

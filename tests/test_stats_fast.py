@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from localcount import tuning
-from localcount.engines.stats import enumeration as S
+from localcount.engines.stats import compute as S
 from localcount.engines.stats import kernel as K
 from localcount.engines.stats import prepare as P
 from localcount.engines.stats import specialize
@@ -83,7 +83,7 @@ def test_the_whole_tuple_weights_add_up_to_every_grid():
         group = int(np.prod(sizes[clue]))
         total += w * group
         enumerated += group if w else 0
-        border = K._tuple_weight(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"])
+        border = K.tuple_weight(clue, n, prep.clues, prep.rev, S.SYMMETRIES["flips"])
         assert w == 0 or border > 0  # whole shards are still skipped
         by_border += group if border else 0
     assert total == 1 << (n * m)
@@ -291,9 +291,7 @@ def test_lockstep_names_the_half_pass_done_rows_or_columns():
 
 def test_the_estimate_times_a_few_small_shards_drawn_by_their_grids(monkeypatch):
     # Whole shards of 6x7 (63 s each on average) made the estimate take 50 minutes: it times shards of at
-    # most about 2^20 grids instead, for about ESTIMATE_SECONDS; the first batch is one shard.
-    from localcount.engines.stats import layout as L
-
+    # most about 2^20 grids instead, for about tuning.STATS_ESTIMATE_SECONDS; the first batch is one shard.
     lay = StatsLayout.make(5, 6)
     depth = lay.probe_depth()
     assert depth > lay.depth and (1 << 30) // lay.clues**depth <= 1 << 20 < (1 << 30) // lay.clues ** (depth - 1)
@@ -306,11 +304,11 @@ def test_the_estimate_times_a_few_small_shards_drawn_by_their_grids(monkeypatch)
         return real(n, m, shards, path, symmetry, depth, *rest)
 
     monkeypatch.setattr(S, "stats_shards", counted)
-    monkeypatch.setattr(L, "ESTIMATE_SECONDS", 0.0)
+    monkeypatch.setattr(tuning, "STATS_ESTIMATE_SECONDS", 0.0)
     assert lay.estimate_one_core() > 0
     assert calls == [(1, 5), (1, depth)]  # the warm-up's smallest shard, then one probe
-    monkeypatch.setattr(L, "ESTIMATE_SECONDS", 1e9)
-    monkeypatch.setattr(L, "ESTIMATE_SHARDS", 7)
+    monkeypatch.setattr(tuning, "STATS_ESTIMATE_SECONDS", 1e9)
+    monkeypatch.setattr(tuning, "STATS_ESTIMATE_SHARDS", 7)
     calls.clear()
     lay.estimate_one_core()
     assert calls[1:] == [(1, depth), (2, depth), (4, depth)]

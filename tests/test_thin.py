@@ -11,6 +11,7 @@ import naive
 import numpy as np
 import pytest
 
+from localcount import tuning
 from localcount.cli import table
 from localcount.engines.grid.count import count
 from localcount.engines.registry import parse_key, table_paths, thin_preferred
@@ -57,14 +58,14 @@ def test_row_updates_equal_the_reference_line_step():
     Q = np.zeros(m + 2, np.uint64)
     rng = random.Random(5)
     for a in rng.sample(range(1 << m), 40):
-        thin._zeta_table(a, m, order, start[a], end[a], T)
+        thin.zeta_table(a, m, order, start[a], end[a], T)
         t = thin.line_clue_into(np.uint64(a), m, clue)
         line_clue = tuple(int(v) for v in clue[:t])
         for U in range(1 << m):
             cells = tuple(None if U >> i & 1 else a >> i & 1 for i in range(m))
             step = naive.line_step(line_clue, cells)
             expected = sum(1 << i for i, v in enumerate(step) if v is None)
-            assert T[U] == expected == thin._still_unknown(a, U, clue, t, m, Q), (a, U)
+            assert T[U] == expected == thin.still_unknown(a, U, clue, t, m, Q), (a, U)
 
 
 def test_clue_groups_hold_the_lines_with_each_clue():
@@ -89,7 +90,7 @@ def test_orbit_weights_cover_every_grid_once():
     seen = {}
     for a, b in itertools.product(range(1 << m), repeat=2):
         orbit = frozenset({(a, b), (b, a), (rev(a), rev(b)), (rev(b), rev(a))})
-        w = thin._orbit_weight(a, b, rev(a), rev(b), m)
+        w = thin.orbit_weight(a, b, rev(a), rev(b), m)
         if w:
             assert orbit not in seen and w == len(orbit)
             seen[orbit] = w
@@ -110,7 +111,7 @@ def test_keys_round_trip_and_bad_layouts_are_refused():
     assert tl.ThinLayout.make(19).key == "2x19-thin1-tab-s15-sym"
     for bad in [
         dict(m=0),
-        dict(m=tl.MAX_THIN_M + 1),
+        dict(m=tuning.THIN_MAX_M + 1),
         dict(m=5, bits=6),
         dict(m=5, rows="dp"),
         dict(m=5, symmetry="square"),

@@ -33,8 +33,8 @@ def test_the_load_bench_runs_and_answers_every_live_request():
 
 def test_a_worker_process_runs_local_logic_compiled():
     try:
-        web._worker_start(0)
-        assert logic._compiled is not None
+        web.worker_start(0)
+        assert logic.compiled_for(3, 4) is not None
     finally:
         logic.use_compiled(False)
 
@@ -44,8 +44,8 @@ def test_a_worker_whose_compiled_code_fails_stays_interpreted(monkeypatch, capsy
         raise OSError("no cache")
 
     monkeypatch.setattr(web.puzzles, "use_compiled", broken)
-    web._worker_start(0)
-    assert logic._compiled is None
+    web.worker_start(0)
+    assert logic.compiled_for(3, 4) is None
     assert "local logic stays interpreted (OSError: no cache)" in capsys.readouterr().err
 
 

@@ -15,7 +15,7 @@ from localcount.engines.base import variant_of_key
 from localcount.engines.grid.count import count, solve_grids
 from localcount.engines.grid.layout import GridLayout
 from localcount.engines.registry import parse_key
-from localcount.engines.stats import enumeration as S
+from localcount.engines.stats import compute as S
 from localcount.engines.stats.layout import StatsLayout
 from localcount.engines.tiny.layout import TinyLayout
 from localcount.lines.tables import line_table, row_table

@@ -37,8 +37,6 @@ from .feedback import Feedback, said_if_slow, workers
 
 #: Sizes expected to take longer than this say their estimated time first.
 ANNOUNCE_SECONDS = 60.0
-#: Sizes with at most this many cells are not estimated: they take well under a second.
-NO_ESTIMATE_CELLS = 20
 #: Runs expected to take longer than this on the cores given are refused without ``force`` (or a shard group, or Dask).
 REFUSE_SECONDS = 365 * 86400.0
 
@@ -259,7 +257,7 @@ def run_options(
 def run_layout(lay, how: RunOptions) -> Enumeration:
     """Run every grid of the layout ``lay`` (``engines.base.Layout``: a count, stats or a sample) as ``how`` says.
 
-    A run expected to take ``tuning.CHECKPOINT_SECONDS`` or more (a size of over ``NO_ESTIMATE_CELLS`` cells
+    A run expected to take ``tuning.CHECKPOINT_SECONDS`` or more (a size of over ``tuning.NO_ESTIMATE_CELLS`` cells
     whose layout cannot estimate is taken to), or ``how.checkpointed``, is sharded over ``how.jobs`` worker
     processes and recorded in its checkpoint (resumed if it has one); shorter ones run in this process on
     ``how.jobs`` threads.  A run estimated at over ``REFUSE_SECONDS`` is refused unless ``force``, a shard
@@ -304,7 +302,7 @@ def _run(lay, group, jobs: int, checkpointed: bool, directory, fresh: bool, forc
     threads = jobs  # of an in-process run
     long = False  # expected to take ``tuning.CHECKPOINT_SECONDS`` or more
     compiling = f"compiling the kernels for {lay.n}x{lay.m} (once: they are cached on disk for later runs)"
-    if lay.n * lay.m > NO_ESTIMATE_CELLS:
+    if lay.n * lay.m > tuning.NO_ESTIMATE_CELLS:
         # One thread, no numba thread pool: the parent may still fork workers.
         with said_if_slow(compiling, feedback.quiet):
             lay.warm(parallel=False)

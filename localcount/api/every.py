@@ -25,16 +25,11 @@ import pathlib
 import time
 from dataclasses import dataclass
 
+from .. import tuning
 from ..util import cores
 from ..util.errors import UsageError, usage_errors
 from .counting import check_jobs, size
 from .feedback import Feedback, said_if_slow
-
-#: Index builds expected to take less than this run in this process, without shards or checkpoint.
-IN_PROCESS_SECONDS = 5.0
-#: A query runs local logic over a block in pieces of at most 2^PIECE_BITS grids, stopping at the one it needs
-#: (the last 32 pieces are kept: the next and previous puzzles are usually in one of them).
-PIECE_BITS = 20
 
 
 class NotNumbered(ValueError):
@@ -191,15 +186,16 @@ class Numbering:
 
     @functools.lru_cache(maxsize=32)  # noqa: B019 (a Numbering lives as long as the process's cache of them)
     def piece_codes(self, block: int, piece: int):
-        """The codes of one piece (PIECE_BITS grids at most) of a block: 0 stuck, 1 + steps if solved."""
+        """The codes of one piece (2^``tuning.EVERY_PIECE_BITS`` grids at most) of a block: 0 stuck, 1 + steps if
+        solved.  The last 32 pieces are kept: the next and previous puzzles are usually in one of them."""
         from ..engines.numbering.count import codes
 
-        bits = min(self.bits, PIECE_BITS)
+        bits = min(self.bits, tuning.EVERY_PIECE_BITS)
         return codes(self.n, self.m, (block << self.bits) + (piece << bits), 1 << bits, self.variant)
 
     def _pieces(self, block: int):
         """(first grid number, codes) of each piece of a block, in order (computed as they are asked for)."""
-        bits = min(self.bits, PIECE_BITS)
+        bits = min(self.bits, tuning.EVERY_PIECE_BITS)
         for piece in range(1 << (self.bits - bits)):
             yield (block << self.bits) + (piece << bits), self.piece_codes(block, piece)
 
@@ -324,7 +320,7 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
                 feedback: Feedback | None = None):  # fmt: skip
     """Count the index of n×m with the numbering engine and write it (``directory``, else the data directory).
 
-    Runs expected to take more than IN_PROCESS_SECONDS are sharded and checkpointed (``checkpoint_dir``,
+    Runs expected to take more than ``tuning.EVERY_IN_PROCESS_SECONDS`` are sharded and checkpointed (``checkpoint_dir``,
     else the default), so an interrupted build resumes.  The index's total must equal the recorded
     count of the size (``known``), when there is one: IndexMismatch otherwise, and nothing is written.
     Returns the file's path.
@@ -344,7 +340,7 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
         lay.warm()
     est = lay.estimate_one_core() / jobs
     start = time.perf_counter()
-    if est < IN_PROCESS_SECONDS and not (checkpoint_dir or fresh):
+    if est < tuning.EVERY_IN_PROCESS_SECONDS and not (checkpoint_dir or fresh):
         bar = feedback.progress_bar(int(lay.shard_work().sum()), f"{n}x{m} index")
         with bar:
             total, threads = lay.in_process(jobs, lambda grids: bar.update(grids - bar.n))

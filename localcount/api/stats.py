@@ -2,7 +2,7 @@
 
 The command line's ``stats`` is ``run_stats`` with its options.  It is the
 count's enumeration (``counting.run_options`` and ``run_layout``) with the stats layout:
-short runs (sizes up to ``IN_PROCESS_CELLS`` cells, or expected to take less
+short runs (sizes up to ``tuning.NO_ESTIMATE_CELLS`` cells, or expected to take less
 than a second) run in this process, longer ones (or asked for a checkpoint,
 a fresh start or Dask) are sharded and checkpointed under the same keys as
 the command line's runs.  Errors as ``count``'s.
@@ -14,11 +14,8 @@ from dataclasses import dataclass
 
 from ..util.errors import usage_errors
 from ..util.messages import say
-from .counting import NO_ESTIMATE_CELLS, run_layout, run_options
+from .counting import run_layout, run_options
 
-#: Sizes up to this many cells run in this process without a checkpoint (4x5: about a second): the sizes the
-#: enumeration does not estimate.
-IN_PROCESS_CELLS = NO_ESTIMATE_CELLS
 #: ``path`` and ``symmetry`` choices (``engines.stats.prepare.PATHS``; the stats kernel's groups).
 PATHS = ("rows", "transposed")
 SYMMETRIES = ("flips", "none")

@@ -91,11 +91,11 @@ def _query(n: int, m: int, args, ask):
     kernels (blocks too big for numpy)."""
     import contextlib
 
+    from .. import tuning
     from ..api.feedback import said_if_slow
-    from ..engines.numbering.count import VECTOR_MAX
 
     numbering = every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
-    if 1 << numbering.bits <= VECTOR_MAX:
+    if 1 << numbering.bits <= tuning.NUMBERING_VECTOR_MAX:
         compiling = contextlib.nullcontext()
     else:
         what = f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)"

@@ -23,6 +23,7 @@ import argparse
 import re
 import time
 
+from .. import tuning
 from ..api.counting import check_jobs
 from ..api.feedback import workers
 from ..clues import check_variant
@@ -37,9 +38,6 @@ from ..util import cores
 from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import relative_paths, this_command
 from .common import UsageError, add_cluster_options, cluster_args
-
-#: Sizes up to this many cells are not estimated before they run (well under a second each).
-NO_ESTIMATE_CELLS = 20
 
 
 def sizes_up_to(max_cells: int, min_cells: int = 0) -> list:
@@ -212,7 +210,7 @@ def _run_size(n: int, m: int, args, pool, command: str):
             summaries.add(recorded[lay.key].summary)
             continue
         one_core = None  # estimated seconds on one core
-        if (args.max_estimate is not None or pool.client) and n * m > NO_ESTIMATE_CELLS:
+        if (args.max_estimate is not None or pool.client) and n * m > tuning.NO_ESTIMATE_CELLS:
             one_core = lay.estimate_one_core()
         if args.max_estimate is not None and one_core is not None and one_core / pool.jobs > args.max_estimate:
             skips.append(f"{lay.key} (estimated {format_seconds(one_core / pool.jobs)})")

@@ -81,7 +81,7 @@ def or_tree(terms: list) -> str:
 def first_row_pass(rows, m: int, name, kc: str, base: str | None) -> list:
     """Statements for the first row pass of ``rows`` (nothing known yet: the entry is table[p << m]).
 
-    Sets ``kc`` (column layout) to ``base`` (None: nothing) plus what these rows deduce; row r's cells are
+    Sets ``kc`` (column encoding) to ``base`` (None: nothing) plus what these rows deduce; row r's cells are
     ``name(r)``, its result ``f{r}``.
     """
     out = [f"f{r} = np.uint64(rtab[{name(r)} << {u64(m)}])" for r in rows]
@@ -94,7 +94,7 @@ def half_pass(lines: int, length: int, word: str, other: str, name, table: str, 
 
     ``word`` holds the knowledge in this direction's layout.  A line's new
     known cells include its old ones, and every cell is on one line of each
-    direction, so the lines' results spread to the crossing layout are the
+    direction, so the lines' results spread to the crossing encoding are the
     whole knowledge: ``other`` is assigned, and ``word`` needs no update
     (the next half pass reads ``other``).  ``name(i)`` holds line i's cells.
     """
@@ -220,8 +220,8 @@ def gather_lockstep(n: int, m: int, lanes: int) -> list:
 
     The generated module defines ``_rows_half`` and ``_cols_half``
     (``engines.grid.gather.half_pass``) and the gather tables ``rgat`` and
-    ``cgat``; the lanes' grids are the tuples ``GR`` (row layout) and ``GC``
-    (column layout), their first row pass ``KCs`` and its counts of known
+    ``cgat``; the lanes' grids are the tuples ``GR`` (row encoding) and ``GC``
+    (column encoding), their first row pass ``KCs`` and its counts of known
     cells ``knowns`` (``gather.lane_setup``).  The intrinsic says when to
     stop, by the rule of ``lockstep``, and after the loop ``known{g}`` is
     the number of cells lane g knows, as there: only the lookups moved.

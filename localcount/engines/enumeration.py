@@ -22,16 +22,14 @@ least of its orbit under the group: for the flips the least border code, for the
 work of each shard, ``shard_work``) needs no compiled kernel: ``status`` and ``--max-seconds`` read it.  The
 tests compare ``representatives`` with the CPU kernel's own, border by border.
 
-Imports only numpy.
+Imports numpy and ``tuning``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-#: Borders handled per numpy pass (memory: a few arrays of this many uint64).
-CHUNK = 1 << 20
-
+from .. import tuning
 
 # --- the index layout: the one statement of it (plain ints, so that numba can compile these too) ---
 
@@ -165,8 +163,9 @@ def representatives(n: int, m: int, group: str) -> np.ndarray:
     out = np.ones(1 << bits, np.uint8)
     if group == "none":
         return out
-    for start in range(0, 1 << bits, CHUNK):
-        codes = np.arange(start, min(start + CHUNK, 1 << bits), dtype=np.uint64)
+    chunk = tuning.ENUMERATION_CHUNK  # borders per numpy pass
+    for start in range(0, 1 << bits, chunk):
+        codes = np.arange(start, min(start + chunk, 1 << bits), dtype=np.uint64)
         least = _square(codes, n) if group == "square" else _flips(codes, n, m)
         out[start : start + len(codes)] = least
     return out

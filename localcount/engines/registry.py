@@ -7,13 +7,14 @@ adds its package and one line here; ``count_layout``, ``table_paths`` and
 ``stats_paths`` are the policy that the count command, ``table`` and the
 scripts share.
 
-Imports ``engines.base``, ``clues`` and ``lines`` (its constants) at import time; the engines' layout modules when asked.
+Imports ``engines.base``, ``clues``, ``tuning`` and ``lines`` (its constants) at import time; the engines' layout modules when asked.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from .. import tuning
 from ..clues import check_variant
 from ..lines import TABLE_MAX_LEN
 
@@ -51,7 +52,7 @@ def parse_key(key: str):
 
 def thin_preferred(n: int, m: int) -> bool:
     """True if the thin counter is the default for n×m: two rows (or columns) longer than the line tables."""
-    return min(n, m) == 2 and TABLE_MAX_LEN < max(n, m) <= engine("thin").MAX_M
+    return min(n, m) == 2 and TABLE_MAX_LEN < max(n, m) <= tuning.THIN_MAX_M
 
 
 def tiny_preferred(n: int, m: int) -> bool:

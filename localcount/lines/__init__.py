@@ -10,9 +10,7 @@
 Imports ``clues``, ``util`` and ``tuning`` only.
 """
 
-#: Longest line that gets a table (``tuning.TABLE_MAX_LEN``, the one place it is set; longer lines use the
-#: line solvers of ``solvers``, the word solver up to 62 cells).  Two tables stay under 1 GiB for any size.
-from ..tuning import TABLE_MAX_LEN  # noqa: F401 (re-exported: read by the tables and the engines)
-
-#: Longest line whose cells get a spread table (``spread_table``).
-SPREAD_MAX_LEN = 16
+#: Longest line that gets a table (``tuning.TABLE_MAX_LEN``; longer lines use the line solvers of ``solvers``,
+#: the word solver up to 62 cells), and longest whose cells get a spread table (``tuning.SPREAD_MAX_LEN``):
+#: set there, re-exported as this package's limits, read by the tables and the engines.
+from ..tuning import SPREAD_MAX_LEN, TABLE_MAX_LEN  # noqa: F401 (re-exported)

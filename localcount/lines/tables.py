@@ -78,7 +78,7 @@ def row_table(length: int, variant: str = "nonogram") -> np.ndarray:
 
 @functools.cache
 def spread_table(lines: int, length: int) -> np.ndarray:
-    """``spread[i, x]``: line i's cells x, written as bits of the crossing layout.
+    """``spread[i, x]``: line i's cells x, written as bits of the crossing encoding.
 
     For rows (``lines`` = n rows of ``length`` = m cells) bit c of x goes to
     bit ``c*n + i`` of the column-major word, and symmetrically for columns.

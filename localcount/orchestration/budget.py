@@ -4,7 +4,7 @@ A campaign on machines lent for minutes (a preemptible GPU, a shared cluster's q
 runs: each counts shards until the next would pass the budget, records each, and stops cleanly; the next
 run, anywhere, resumes from the checkpoint.
 
-A shard's expected seconds are ``overhead + rate × work × MARGIN``: ``work`` is what it really visits
+A shard's expected seconds are ``overhead + rate × work × tuning.BUDGET_MARGIN``: ``work`` is what it really visits
 (``Layout.shard_work``: a shard of non-representative borders visits nothing), ``overhead`` the least
 seconds a shard without work took (a launch, a record) and ``rate`` the seconds per unit of work of the
 shards with work: this run's once one of them is done, else the checkpoint's records', else the layout's
@@ -24,10 +24,9 @@ import time
 
 import numpy as np
 
-log = logging.getLogger("localcount")
+from .. import tuning
 
-#: The work-dependent part of a shard's expected seconds is multiplied by this: equal work, unequal depth.
-MARGIN = 1.25
+log = logging.getLogger("localcount")
 
 
 class _Fit:
@@ -97,7 +96,7 @@ class Budget:
             return least
         if rate is None:
             return None
-        return overhead + rate * self._work(shard) * MARGIN
+        return overhead + rate * self._work(shard) * tuning.BUDGET_MARGIN
 
     def fits(self, shard: int, now: float | None = None) -> bool:
         """True if ``shard``, started now, is expected to end by the deadline (it is then counted as taken);

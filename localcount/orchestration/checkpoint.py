@@ -69,19 +69,19 @@ def default_dir() -> pathlib.Path:
     return pathlib.Path(data) / "localcount" / "checkpoints"
 
 
-def _crc(text: str) -> str:
+def crc(text: str) -> str:
     return f"{zlib.crc32(text.encode()):08x}"
 
 
 def header_line(key: str) -> str:
     """The first line of a checkpoint for a layout key."""
-    return f"{MAGIC} {FORMAT} {key} {_crc(key)}\n"
+    return f"{MAGIC} {FORMAT} {key} {crc(key)}\n"
 
 
 def record_line(key: str, shard: int, count, seconds: float, when: float) -> str:
     """One checksummed record (the checksum covers the key too); ``count`` may be a stats vector."""
     body = f"{shard} {Layout.format_value(count)} {seconds:.3f} {when:.3f}"
-    return f"{body} {_crc(key + ' ' + body)}\n"
+    return f"{body} {crc(key + ' ' + body)}\n"
 
 
 @dataclass(slots=True)
@@ -113,7 +113,7 @@ def read_log(path, expect: Layout | None = None) -> Log:
     text = data.decode("utf-8", errors="replace")
     lines = text.split("\n")
     head = lines[0].split()
-    ok_head = len(head) == 4 and head[0] == MAGIC and head[1] == str(FORMAT) and _crc(head[2]) == head[3]
+    ok_head = len(head) == 4 and head[0] == MAGIC and head[1] == str(FORMAT) and crc(head[2]) == head[3]
     try:
         lay = parse_key(head[2]) if ok_head else None
     except ValueError:
@@ -134,7 +134,7 @@ def read_log(path, expect: Layout | None = None) -> Log:
             continue
         parts = line.split()
         try:
-            if len(parts) != 5 or _crc(lay.key + " " + " ".join(parts[:4])) != parts[4]:
+            if len(parts) != 5 or crc(lay.key + " " + " ".join(parts[:4])) != parts[4]:
                 raise ValueError
             shard, count = int(parts[0]), lay.parse_value(parts[1])
             rec = Record(count, float(parts[2]), float(parts[3]))
@@ -179,7 +179,7 @@ def session_line(key: str, s: Session) -> str:
     if s.kernel:
         fields.append(" ".join(s.kernel.split()))
     body = "\t".join(fields)
-    return f"{_crc(key + chr(9) + body)}\t{body}\n"
+    return f"{crc(key + chr(9) + body)}\t{body}\n"
 
 
 def read_sessions(log_path, key: str) -> list:
@@ -193,7 +193,7 @@ def read_sessions(log_path, key: str) -> list:
     out = []
     for line in text.split("\n")[:-1]:  # text after the last newline was cut short
         parts = line.split("\t")
-        if len(parts) not in (6, 7) or _crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
+        if len(parts) not in (6, 7) or crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
             continue
         try:
             out.append(Session(float(parts[1]), int(parts[2]), parts[3], parts[4], parts[5], *parts[6:]))

@@ -14,7 +14,7 @@ with one checkpoint, and resumes after any of them dies:
 - the client dies: every shard recorded so far stays recorded.
 
 A shard that comes back twice is checked against its record and never added
-twice (``runner._Tally``).  Only a window of tasks is in flight (a few per
+twice (``runner.Tally``).  Only a window of tasks is in flight (a few per
 worker thread), so 7×7's 2^20 shards never sit in the scheduler at once.
 
 ``dask[distributed]`` is an optional extra (``pip install 'localcount[dask]'``).
@@ -31,16 +31,11 @@ import time
 import uuid
 from concurrent.futures import CancelledError
 
+from .. import tuning
 from ..util.provenance import cpu_model
 from ..util.version import __version__
 from .runner import DELAY_ENV, STOP_SIGNALS, Interrupted, Stopped
 
-#: Aim for tasks of about this many seconds: long enough to hide Dask's per-task cost (a few ms) ...
-TASK_SECONDS = 1.0
-#: ... with at least this many tasks per worker thread, so that workers finish together.
-TASKS_PER_THREAD = 8
-#: Tasks in flight per worker thread: enough to keep every worker busy between round trips.
-WINDOW_PER_THREAD = 3
 #: A lost task is resubmitted this many times before the run stops.
 RETRIES = 3
 #: How long to wait for a scheduler to answer.
@@ -79,11 +74,12 @@ def compute_batch(lay, shards, version: str) -> list:
 
 
 def batch_size(todo: int, threads: int, shard_seconds=None) -> int:
-    """Shards per task: about TASK_SECONDS of work, and at least TASKS_PER_THREAD tasks per thread."""
-    spread = max(1, todo // (TASKS_PER_THREAD * max(threads, 1)))
+    """Shards per task: about ``tuning.CLUSTER_TASK_SECONDS`` of work, and at least ``CLUSTER_TASKS_PER_THREAD``
+    tasks per thread."""
+    spread = max(1, todo // (tuning.CLUSTER_TASKS_PER_THREAD * max(threads, 1)))
     if not shard_seconds:
         return spread
-    return max(1, min(spread, math.floor(TASK_SECONDS / shard_seconds)))
+    return max(1, min(spread, math.floor(tuning.CLUSTER_TASK_SECONDS / shard_seconds)))
 
 
 @contextlib.contextmanager
@@ -170,7 +166,7 @@ def _run_tasks(client, lay, todo, tally, shard_seconds=None, batch=None) -> None
             OSError, RuntimeError
         ):  # the scheduler is gone ("ConnectionPool is closed"): the wait below says so
             size_seen[0] = threads(client)
-        return WINDOW_PER_THREAD * size_seen[0] + 1
+        return tuning.CLUSTER_WINDOW_PER_THREAD * size_seen[0] + 1
 
     def refill():
         while len(pending) < capacity():

@@ -148,7 +148,7 @@ def run(
                 jobs, execute = 1, _run_here
             session = _session(lay, jobs, execute)
             execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
-            tally = _Tally(lay, ckpt, done, progress, grids, budget, watch)
+            tally = Tally(lay, ckpt, done, progress, grids, budget, watch)
             if budget is not None:
                 budget.prepare(lay, done)
                 todo = _Budgeted(todo, budget)
@@ -195,7 +195,7 @@ class _Budgeted:
             yield shard
 
 
-class _Tally:
+class Tally:
     """Records each finished shard durably, then counts it as done and reports progress."""
 
     def __init__(self, lay, ckpt, done, progress, grids, budget=None, watch=None):

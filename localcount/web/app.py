@@ -565,7 +565,7 @@ def _watch_server(server: int) -> None:
     os._exit(1)  # the server is gone: nobody is left to answer (a search may hold the main thread for seconds)
 
 
-def _worker_start(niceness: int, server: int | None = None, signalled: bool = False) -> None:
+def worker_start(niceness: int, server: int | None = None, signalled: bool = False) -> None:
     """A worker process of a pool: it stops when its server ``server`` (a pid) does (``_die_with_server``); local
     logic runs compiled (``api.puzzles.use_compiled``: an analysis of a new 30x30 drawing in about 2.5 ms instead
     of 15), loaded first, then a search process yields the cores to the live answers (a lower priority).  Should
@@ -587,7 +587,7 @@ class ProcessPool:
 
     ``busy_message``: a request that finds all ``workers`` busy is refused at once with it (BadRequest 503) —
     searches, never queued behind minutes of other searches; None: it waits its turn — live requests, each a
-    few milliseconds.  ``niceness``: the workers' lower CPU priority (``_worker_start``).  Errors come back as
+    few milliseconds.  ``niceness``: the workers' lower CPU priority (``worker_start``).  Errors come back as
     answers, so nothing but JSON crosses the process boundary.
     """
 
@@ -602,7 +602,7 @@ class ProcessPool:
 
             context = multiprocessing.get_context("spawn")  # the server has threads: never fork it
             signalled = threading.current_thread() is threading.main_thread()  # the thread that starts the workers
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start,
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start,
                                                                 initargs=(self.niceness, os.getpid(), signalled))  # fmt: skip
         return self._pool
 

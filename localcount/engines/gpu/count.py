@@ -24,24 +24,19 @@ from ...lines.tables import line_table, row_table, spread_table
 from ..base import GROUP_IDS
 
 SIMULATOR_ENV = "NUMBA_ENABLE_CUDASIM"
-#: Threads per block in the simulator (a power of two, at most ``kernel.THREADS``).
-SIMULATOR_THREADS = 8
 #: Dynamic shared memory a block may take without opting in (every CUDA device since sm_20).
 DEFAULT_SHARED_BYTES = 48 * 1024
 #: The driver API's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (``CUfunction_attribute``): the opt-in above.
 MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 #: The opt-in limit the simulator stands in with: an H100's or H200's (227 KiB a block, sm_90).
 SIMULATOR_SHARED_LIMIT = 227 * 1024
-#: Threads per block at most where the tables take more than DEFAULT_SHARED_BYTES: one such block fills a
-#: multiprocessor's shared memory, so it gets as many threads as the kernel's registers allow, up to this.
-LARGE_BLOCK_THREADS = 1024
 #: The kernel's parameters (``kernel.count_kernel``'s ``count_range``), as numba types them at a launch.
 KERNEL_SIGNATURE = "void(uint64, uint64, uint64, uint16[::1], uint16[::1], uint64[::1], uint64[::1], int64[::1])"
 
 
 @dataclass(frozen=True)
 class Kernel:
-    """One kernel variant: where the line tables live (``kernel.PLACES``) and grids per thread (``kernel.LANES``).
+    """One kernel variant: where the line tables live (``kernel.PLACES``) and grids per thread (``kernel.LANE_CHOICES``).
 
     Named ``global``, ``shared``, ``shared-one`` with one lane and ``lanes2-shared-one`` etc. with more."""
 
@@ -61,7 +56,7 @@ class Kernel:
         head, _, rest = name.partition("-")
         if head.startswith("lanes") and head[5:].isdigit():
             lanes, place = int(head[5:]), rest
-        if place not in kernel.PLACES or lanes not in kernel.LANES:
+        if place not in kernel.PLACES or lanes not in kernel.LANE_CHOICES:
             names = ", ".join(k.name for k in every_kernel())
             raise ValueError(f"no GPU kernel named {name!r}: one of {names}")
         return cls(place, lanes)
@@ -71,7 +66,7 @@ def every_kernel() -> list:
     """Every variant, whatever the size: each place of the tables with each number of lanes."""
     from . import kernel
 
-    return [Kernel(place, lanes) for lanes in kernel.LANES for place in kernel.PLACES]
+    return [Kernel(place, lanes) for lanes in kernel.LANE_CHOICES for place in kernel.PLACES]
 
 
 def simulated() -> bool:
@@ -207,12 +202,12 @@ def opt_in_shared(function, nbytes: int, driver=None) -> bool:
 
 def block_threads(nbytes: int, max_threads: int) -> int:
     """Threads per block: ``kernel.THREADS`` for tables of at most DEFAULT_SHARED_BYTES (several blocks share a
-    multiprocessor), else the largest power of two up to LARGE_BLOCK_THREADS and the kernel's ``max_threads``."""
+    multiprocessor), else the largest power of two up to ``tuning.GPU_LARGE_BLOCK_THREADS`` and the kernel's ``max_threads``."""
     from . import kernel
 
     if nbytes <= DEFAULT_SHARED_BYTES:
         return kernel.THREADS
-    return 1 << (min(LARGE_BLOCK_THREADS, max_threads).bit_length() - 1)
+    return 1 << (min(tuning.GPU_LARGE_BLOCK_THREADS, max_threads).bit_length() - 1)
 
 
 @functools.cache
@@ -221,7 +216,9 @@ def _prepared(launch, nbytes: int) -> int:
     from . import kernel
 
     if simulated():
-        return SIMULATOR_THREADS  # the simulator runs a Python thread per CUDA thread, and ignores the opt-in
+        return (
+            tuning.GPU_SIMULATOR_THREADS
+        )  # the simulator runs a Python thread per CUDA thread, and ignores the opt-in
     if nbytes <= DEFAULT_SHARED_BYTES:
         return kernel.THREADS
     function = launch.compile(KERNEL_SIGNATURE)._codelibrary.get_cufunc()  # numba-cuda 0.30: the loaded CUkernel

@@ -27,7 +27,7 @@ Variants (``count_kernel(n, m, group, place, lanes)``), the same count from each
   squares of the nonogram family, whose row and column tables are the same table: one copy serves
   both (7x7: 32 KiB where two take 64).  The spread tables (uint64, n·2^m, flattened) stay in global
   memory.
-* ``lanes`` grids per thread (``LANES``): 1 propagates one grid at a time and stops at its fixpoint;
+* ``lanes`` grids per thread (``LANE_CHOICES``): 1 propagates one grid at a time and stops at its fixpoint;
   2 or 4 propagate consecutive grids of a border's run in lockstep, each lane with its own rows,
   columns and known words, the loop running while any lane has not stopped (``solved_lanes``), as
   the CPU's generated kernels do (``engines.grid.specialize``): independent table lookups a thread
@@ -59,8 +59,8 @@ MAX_LINES = 16
 #: Where the line tables live: global memory, both in shared memory, one shared copy for rows and columns.
 GLOBAL, SHARED, SHARED_ONE = "global", "shared", "shared-one"
 PLACES = (GLOBAL, SHARED, SHARED_ONE)
-#: Grids a thread propagates in lockstep.
-LANES = (1, 2, 4)
+#: The lane counts a kernel may be compiled for: grids a thread propagates in lockstep (``tuning.GPU_LANES`` picks one).
+LANE_CHOICES = (1, 2, 4)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -156,14 +156,14 @@ def _square_weight(border, n):
 
 def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1):
     """``count_range`` for n×m (n, m >= 1), one symmetry group, one place of the line tables (``PLACES``) and
-    ``lanes`` grids per thread (``LANES``), compiled on first launch (and kept: ``functools.cache``).  n, m, the
+    ``lanes`` grids per thread (``LANE_CHOICES``), compiled on first launch (and kept: ``functools.cache``).  n, m, the
     group, the lanes and every shift and mask are constants of the compiled code, so the rows and columns of a
     grid are indexed by constants once the loops over them are unrolled, and live in registers
     (``scripts/gpu_ptx.py`` shows what ptxas makes of it)."""
     if place not in PLACES:
         raise ValueError(f"no place of the line tables {place!r}: one of {', '.join(PLACES)}")
-    if lanes not in LANES:
-        raise ValueError(f"lanes must be one of {LANES}, not {lanes}")
+    if lanes not in LANE_CHOICES:
+        raise ValueError(f"lanes must be one of {LANE_CHOICES}, not {lanes}")
     if place == SHARED_ONE and n != m:
         raise ValueError(f"one line table serves rows and columns of squares only, not {n}x{m}")
     return _count_kernel(n, m, group, place, lanes)

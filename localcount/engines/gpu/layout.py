@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...clues import check_variant
 from ...lines import SPREAD_MAX_LEN, TABLE_MAX_LEN
 from .. import enumeration
@@ -22,17 +23,11 @@ from ..base import BitShards, check_bits, check_size, default_shard_bits, symmet
 
 #: Bump when a change to the GPU kernel could change a shard's count.
 GPU_VERSION = 1
-#: A default shard is about 2^SHARD_GRID_BITS indices: one launch of about a second on an H100 (6x7's rate,
-#: 2^42 indices in 65.5 s), well under the ten seconds a campaign's budget must leave for the last launch ...
-SHARD_GRID_BITS = 36
-#: ... and there are at least 2^MIN_SHARD_BITS shards where the size has that many indices (progress, resume).
-MIN_SHARD_BITS = 4
-MAX_SHARD_BITS = 24
 
 
 def default_bits(n: int, m: int) -> int:
-    """Shard bits: about 2^SHARD_GRID_BITS indices per shard, at least 2^MIN_SHARD_BITS shards."""
-    return default_shard_bits(n, m, SHARD_GRID_BITS, MIN_SHARD_BITS)
+    """Shard bits: about 2^``tuning.GPU_SHARD_GRID_BITS`` indices per shard, at least 2^``GPU_MIN_SHARD_BITS`` shards."""
+    return default_shard_bits(n, m, tuning.GPU_SHARD_GRID_BITS, tuning.GPU_MIN_SHARD_BITS)
 
 
 @dataclass(frozen=True)
@@ -65,7 +60,7 @@ class GpuLayout(BitShards):
             raise ValueError(
                 f"the gpu method needs lines of at most {TABLE_MAX_LEN} cells (line tables), not {max(n, m)}"
             )
-        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, MAX_SHARD_BITS)
+        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, tuning.GPU_MAX_SHARD_BITS)
         group = variant_group(n, m, symmetry, check_variant(variant))
         reason = available()
         if reason:

@@ -20,11 +20,6 @@ from ...lines.tables import SPREAD_MAX_LEN, TABLE_MAX_LEN, line_table, row_table
 from ..base import GROUP_IDS, MAX_CELLS, check_size, symmetry_group  # noqa: F401 (MAX_CELLS: part of this API)
 from . import kernel, specialize
 
-#: Sizes with at least this many cells count with kernels generated for their
-#: size (``specialize``, about 2.5x faster); smaller ones are not worth a
-#: compilation each and use the plain kernel.
-SPECIALIZE_MIN_CELLS = 20
-
 #: Symmetry groups by name (see kernel.py): "auto" is "square" for squares, else "flips".
 GROUPS = GROUP_IDS
 
@@ -106,7 +101,7 @@ def context(
     """Tables for counting n×m grids; lines longer than table_max use the line solvers (``lines.solvers``).
 
     ``specialized``: count with the kernel generated for n×m (None: when the
-    size has SPECIALIZE_MIN_CELLS cells or more and ``specialize.column_mode`` allows it).
+    size has ``tuning.GRID_SPECIALIZE_MIN_CELLS`` cells or more and ``specialize.column_mode`` allows it).
     ``variant``: the rows' table is ``tables.row_table`` (the kernels only ever
     update a row through it), so a yesnogram's rows need a table: m <= table_max.
     ``kernel``: the generated kernel's variant (``specialize.KERNELS``; None or "auto": the CPU's choice,
@@ -121,7 +116,7 @@ def context(
     columns = specialize.column_mode(n, m, table_max, spread_max)
     can = columns is not None
     if specialized is None:
-        specialized = can and n * m >= SPECIALIZE_MIN_CELLS
+        specialized = can and n * m >= tuning.GRID_SPECIALIZE_MIN_CELLS
     elif specialized and not can:
         raise ValueError(f"no specialised kernel for {n}x{m} with table_max={table_max}, spread_max={spread_max}")
     return Context(

@@ -6,7 +6,7 @@ vector, and every line of a half pass is one ``llvm.masked.gather`` of W
 64-bit entries (``vpgatherqq``: 4 elements on AVX2, 8 on AVX-512; LLVM
 splits wider vectors).  Gathers take 32- or 64-bit elements, so the tables
 are not the 16-bit line tables: entry ``(p << L) | k`` of a *gather table*
-is line 0's new knowledge, already spread to the crossing layout
+is line 0's new knowledge, already spread to the crossing encoding
 (``gather_table``); line i's is that word shifted left by i
 (``tables.spread_table``: line i's cell c goes to bit ``c*lines + i``).  The
 half pass ORs the W shifted words of every line, which is the crossing
@@ -15,10 +15,10 @@ layout's whole knowledge, as ``codegen.half_pass`` does.
 * ``half_pass(lines, length, lanes)``: one half pass of one direction.  Its
   arguments are the gather table, the W grids in this direction's layout
   (their lines' cells), the W knowledge words in that layout and their
-  counts of known cells; it returns the W words in the crossing layout,
+  counts of known cells; it returns the W words in the crossing encoding,
   their counts, and whether to go on (``codegen.lockstep``'s rule).
 * ``lane_setup(m, lanes, spec)``: the start of a step, the W grids' rows
-  that differ (``spec``), their words in both layouts and their first row
+  that differ (``spec``), their words in both encodings and their first row
   pass (``first_table``), from what the lanes share.
 
 So the propagation loop (``codegen.gather_lockstep``) is vector code but
@@ -205,11 +205,11 @@ def lane_setup(m: int, lanes: int, spec: tuple):
     differ between the lanes: (row, shift, mask, lshift) per row, whose
     cells are ``(((index | g) >> shift) & mask) << lshift | extra[q]``.
     ``grid``, ``cols`` and ``known`` are what the lanes share: the other rows'
-    cells in row layout, their cells in column layout and their first row
-    pass (column layout).  The lane rows add their cells, their column bits
+    cells in row encoding, their cells in column encoding and their first row
+    pass (column encoding).  The lane rows add their cells, their column bits
     (``rspread[row, cells]``) and their first pass (``rfirst[row, cells]``,
-    ``first_table``).  Returns the grids in row layout and in column layout,
-    the knowledge after the first row pass (column layout) and its counts,
+    ``first_table``).  Returns the grids in row encoding and in column encoding,
+    the knowledge after the first row pass (column encoding) and its counts,
     as tuples of ``lanes`` uint64.  ``rspread`` and ``rfirst``: C-contiguous
     uint64 arrays of rows of 2^m entries.
     """
@@ -243,7 +243,7 @@ def lane_setup(m: int, lanes: int, spec: tuple):
 
 
 def first_table(table, spread, length: int):
-    """``first[i, x]``: the first row pass of line i with cells x (nothing known), in the crossing layout:
+    """``first[i, x]``: the first row pass of line i with cells x (nothing known), in the crossing encoding:
     ``spread[i, table[x << length]]``, as uint64 (``lane_setup``)."""
     import numpy as np
 

@@ -30,19 +30,13 @@ from ..base import BitShards, check_bits, check_size, default_shard_bits, varian
 #: Bump when a change to the counting logic could change a shard's count:
 #: checkpoints are keyed by it, so old records are never mixed in.
 LOGIC_VERSION = 1
-#: A default shard covers about 2^SHARD_GRID_BITS indices ...
-SHARD_GRID_BITS = 22
-#: ... and there are at least 2^MIN_SHARD_BITS shards (if the size has that many grids) ...
-MIN_SHARD_BITS = 8
-#: ... and at most 2^DEFAULT_MAX_SHARD_BITS (a checkpoint line per shard: 7x7 gets 2^20 lines).
-DEFAULT_MAX_SHARD_BITS = 20
-#: --shard-bits may go up to this (the parent keeps a record per shard in memory).
-MAX_SHARD_BITS = 24
 
 
 def default_bits(n: int, m: int) -> int:
-    """Shard bits for a size: about 2^SHARD_GRID_BITS grids per shard, within the bounds above."""
-    return default_shard_bits(n, m, SHARD_GRID_BITS, MIN_SHARD_BITS, DEFAULT_MAX_SHARD_BITS)
+    """Shard bits for a size: about 2^``tuning.GRID_SHARD_GRID_BITS`` grids per shard, within its bounds there."""
+    return default_shard_bits(
+        n, m, tuning.GRID_SHARD_GRID_BITS, tuning.GRID_MIN_SHARD_BITS, tuning.GRID_DEFAULT_MAX_SHARD_BITS
+    )
 
 
 @dataclass(frozen=True)
@@ -63,7 +57,7 @@ class GridLayout(BitShards):
     def make(cls, n: int, m: int, bits: int | None = None, symmetry=True, variant: str = "nonogram") -> GridLayout:
         """The checked layout of n×m with 2^bits shards (default: ``default_bits``); ``symmetry`` as for ``count.count``."""
         check_size(n, m)
-        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, MAX_SHARD_BITS)
+        bits = check_bits(n, m, default_bits(n, m) if bits is None else bits, tuning.GRID_MAX_SHARD_BITS)
         group = variant_group(n, m, symmetry, check_variant(variant))
         if variant != "nonogram" and m > TABLE_MAX_LEN and n * m:
             raise ValueError(f"yesnogram rows of more than {TABLE_MAX_LEN} cells need the line solver; count {m}x{n}: "

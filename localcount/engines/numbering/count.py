@@ -2,7 +2,7 @@
 
 A grid's *code* is 0 when local logic leaves a cell unknown, else 1 + its steps (``kernel``).
 Three implementations (``KERNELS``), which the tests compare on every grid of the small sizes:
-small ranges (at most VECTOR_MAX grids: a query on a small block, one grid's rank) go to numpy
+small ranges (at most ``tuning.NUMBERING_VECTOR_MAX`` grids: a query on a small block, one grid's rank) go to numpy
 (``vector``: nothing compiled, numba not even imported); ranges of whole last rows to the kernels
 generated for the size (``fast``); the others to the plain numba kernels (``kernel``).
 """
@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import tuning
 from .prepare import check_index_size, prepare
 
-#: Grids per piece of work handed to a numba thread by ``codes``.
-CHUNK = 1 << 14
-#: Ranges of at most this many grids are done with numpy (``vector``) by default.
-VECTOR_MAX = 1 << 16
 #: The implementations ``codes`` can be asked for: auto picks as the module doc says.
 KERNELS = ("auto", "vector", "generated", "plain")
 
@@ -47,7 +44,13 @@ def codes(
     if how == "auto":
         from . import fast
 
-        how = "vector" if count <= VECTOR_MAX else "generated" if fast.aligned(n, m, g0, count) else "plain"
+        how = (
+            "vector"
+            if count <= tuning.NUMBERING_VECTOR_MAX
+            else "generated"
+            if fast.aligned(n, m, g0, count)
+            else "plain"
+        )
     if how == "vector":
         from .vector import codes as vector_codes
 
@@ -58,14 +61,14 @@ def codes(
 
         mod = fast.module(n, m)
         if parallel:
-            return mod.codes(g0, count, max(CHUNK, 1 << m), *tables)
+            return mod.codes(g0, count, max(tuning.NUMBERING_CHUNK, 1 << m), *tables)
         out = np.zeros(count, np.int8)
         mod.run(g0, count, *tables, np.zeros(1, np.int64), out)
         return out
     from . import kernel
 
     if parallel:
-        return kernel.codes_threaded(g0, count, CHUNK, n, m, *tables)
+        return kernel.codes_threaded(g0, count, tuning.NUMBERING_CHUNK, n, m, *tables)
     out = np.zeros(count, np.int8)
     kernel.codes_into(g0, count, n, m, *tables, out)
     return out

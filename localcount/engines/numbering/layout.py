@@ -22,40 +22,31 @@ import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...clues import check_variant
 from ..base import Layout
 from .prepare import check_index_size
 
 #: Bump when a change to the numbering kernels could change a shard's value.
 INDEX_VERSION = 1
-#: Blocks of at most 2^SMALL_BLOCK_BITS grids where that makes at most 2^SMALL_KEY_BITS blocks: a query's
-#: block then takes numpy a few milliseconds (``count.VECTOR_MAX``), and the index stays small.
-SMALL_BLOCK_BITS, SMALL_KEY_BITS = 16, 12
-#: Otherwise a block holds at most about 2^BLOCK_BITS grids, so that ``nth`` and ``rank`` scan one quickly ...
-BLOCK_BITS = 24
-#: ... unless that makes more than 2^MAX_KEY_BITS blocks: then blocks are bigger (and answers slower).
-MAX_KEY_BITS = 20
-#: A default shard covers about 2^SHARD_GRID_BITS grids ...
-SHARD_GRID_BITS = 26
-#: ... and there are at least 2^MIN_SHARD_BITS shards where there are that many blocks.
-MIN_SHARD_BITS = 5
 
 
 def default_rows(n: int, m: int) -> int:
     """The top rows that name a block: the fewest that leave small blocks if the index stays small, else the
-    fewest that leave at most BLOCK_BITS cells below (within MAX_KEY_BITS)."""
+    fewest that leave at most ``tuning.NUMBERING_BLOCK_BITS`` cells below (within ``NUMBERING_MAX_KEY_BITS``)."""
     if n * m == 0:
         return 0
-    small = next(r for r in range(n + 1) if (n - r) * m <= SMALL_BLOCK_BITS)
-    if small * m <= SMALL_KEY_BITS:
+    small = next(r for r in range(n + 1) if (n - r) * m <= tuning.NUMBERING_SMALL_BLOCK_BITS)
+    if small * m <= tuning.NUMBERING_SMALL_KEY_BITS:
         return small
-    rows = next(r for r in range(n + 1) if (n - r) * m <= BLOCK_BITS)
-    return min(rows, MAX_KEY_BITS // m)
+    rows = next(r for r in range(n + 1) if (n - r) * m <= tuning.NUMBERING_BLOCK_BITS)
+    return min(rows, tuning.NUMBERING_MAX_KEY_BITS // m)
 
 
 def default_bits(n: int, m: int, rows: int) -> int:
-    """Shard bits: about 2^SHARD_GRID_BITS grids per shard, at least 2^MIN_SHARD_BITS shards."""
-    return min(rows * m, max(MIN_SHARD_BITS, n * m - SHARD_GRID_BITS))
+    """Shard bits: about 2^``tuning.NUMBERING_SHARD_GRID_BITS`` grids per shard, at least
+    2^``NUMBERING_MIN_SHARD_BITS`` shards."""
+    return min(rows * m, max(tuning.NUMBERING_MIN_SHARD_BITS, n * m - tuning.NUMBERING_SHARD_GRID_BITS))
 
 
 @functools.lru_cache(maxsize=16)

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...lines.solvers import MAX_BITS_LINE
 from ..base import Layout
 
@@ -24,8 +25,6 @@ from ..base import Layout
 SAMPLE_VERSION = 1
 #: Grids per shard (the last shard may hold fewer).
 SHARD_GRIDS = 1000
-#: Grids timed by ``estimate_one_core``.
-ESTIMATE_GRIDS = 200
 #: Density is kept in thousandths.
 DENSITY_STEPS = 1000
 #: A shard's value starts with (grids, simple, stuck, unique, undecided); pairs (steps, grids) follow.
@@ -235,7 +234,7 @@ class SampleLayout(Layout):
 
         from .kernel import sample_grids
 
-        rows = self.grids(0)[:ESTIMATE_GRIDS]
+        rows = self.grids(0)[: tuning.SAMPLE_ESTIMATE_GRIDS]
         start = time.perf_counter()
         sample_grids(rows, self.n, self.m, np.zeros(len(rows), np.int64), np.zeros(len(rows), np.bool_))
         return (time.perf_counter() - start) * self.count / max(1, len(rows))

@@ -1,6 +1,6 @@
 """Numba kernels for ``stats``: grids grouped by their row clues.
 
-No I/O and no validation here (``enumeration.py`` does that).  The grids whose rows
+No I/O and no validation here (``compute.py`` does that).  The grids whose rows
 have the clues (c_0, ..., c_{n-1}) are the product of each clue's row
 patterns; two grids share all their clues exactly when they are in the same
 group and have the same column clues.  So a grid is *uniquely solvable* (its
@@ -45,8 +45,8 @@ FLIPS = GROUP_IDS["flips"]
 
 @njit(cache=True)
 def _half_pass(pats, lines, length, K, other, tab, spread):
-    """Every line of one direction updated from ``K`` (its layout; line i's cells ``pats[i]``) by ``tab``:
-    (K, other, changed), the new cells spread into ``other``, the crossing layout."""
+    """Every line of one direction updated from ``K`` (its encoding; line i's cells ``pats[i]``) by ``tab``:
+    (K, other, changed), the new cells spread into ``other``, the crossing encoding."""
     mask = low_mask(length)
     shift = np.uint64(length)
     changed = False
@@ -88,7 +88,7 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
 
 
 @njit(cache=True)
-def _tuple_weight(clue, n, C, rev, group):
+def tuple_weight(clue, n, C, rev, group):
     """Orbit size of a row-clue tuple's border pair if it is its orbit's least, else 0."""
     if group != FLIPS:
         return 1
@@ -117,7 +117,7 @@ def tuple_weight_full(clue, n, C, rev, group, order):
     Tuples are compared in shard order (``order``: row 0, row n-1, rows 1 ..
     n-2), so a tuple whose border pair is not its orbit's least is never the
     least either, and whole shards are still skipped.  Unlike
-    ``_tuple_weight`` the middle rows break ties: H fixes every pair of
+    ``tuple_weight`` the middle rows break ties: H fixes every pair of
     one-run clues, and weighing by the border pair alone enumerated both a
     tuple and its mirror image whenever the border clues were palindromes.
     """
@@ -235,7 +235,7 @@ def stats_shard(shard, depth, n, m, group, cols_first, pat_start, pats, rev, cid
         for i in range(n - 1, depth - 1, -1):
             clue[order[i]] = x % C
             x //= C
-        w = _tuple_weight(clue, n, C, rev, group)
+        w = tuple_weight(clue, n, C, rev, group)
         if w == 0:
             continue
         acc[:] = 0

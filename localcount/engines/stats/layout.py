@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...clues import check_variant
 from ..base import VARIANT_KEY_PATTERN, Layout, variant_of_suffix
 from .measures import Stats, format_json, from_vector, width
@@ -20,14 +21,6 @@ from .measures import Stats, format_json, from_vector, width
 #: 2: the step histogram (version 1 vectors, without it, still read); 3: the generated lockstep kernel
 #: (``specialize``), whose shards weigh whole clue tuples (version 2 checkpoints still resume, on version 2's kernel).
 STATS_VERSION = 3
-#: ``estimate_one_core`` times random shards of a finer split of the same enumeration (``probe_depth``: at
-#: most about 2^PROBE_GRID_BITS grids each), drawn in proportion to their grids, in batches of 1, 2, 4, ...
-#: until ESTIMATE_SECONDS have passed or ESTIMATE_SHARDS were timed.  (It timed 48 whole shards, drawn
-#: uniformly: 6x7's, 63 s each on average, would have taken 50 minutes of one core before a run began,
-#: every time it resumed; 4x10's six hours.)
-ESTIMATE_SECONDS = 2.0
-ESTIMATE_SHARDS = 1 << 14
-PROBE_GRID_BITS = 20
 _PATH_SUFFIX = {"rows": "rows", "transposed": "tr"}
 _SUFFIX = {"none": "all", "flips": "sym"}
 _KEY = re.compile(r"^(\d+)x(\d+)-stats(\d+)-d(\d+)-(rows|tr)-(sym|all)" + VARIANT_KEY_PATTERN + "$")
@@ -156,7 +149,7 @@ class StatsLayout(Layout):
 
     def compute(self, shard: int) -> tuple:
         """One shard's vector (serial kernel, in this process)."""
-        from .enumeration import stats_shards
+        from .compute import stats_shards
 
         vec = stats_shards(
             self.n, self.m, [shard], self.path, self.symmetry, self.depth, False, self.variant, self.version
@@ -165,7 +158,7 @@ class StatsLayout(Layout):
 
     def warm(self, parallel: bool = False) -> None:
         """Compile or load the kernels and build the tables: the smallest shard (every row's clue fixed)."""
-        from .enumeration import stats_shards
+        from .compute import stats_shards
 
         rows = self.oriented[0]
         for threaded in (False, True) if parallel else (False,):
@@ -173,16 +166,19 @@ class StatsLayout(Layout):
 
     def probe_depth(self) -> int:
         """The depth of the shards ``estimate_one_core`` times: this layout's, or deeper until a shard holds about
-        2^PROBE_GRID_BITS grids or fewer (the rows' clues all fixed at most)."""
+        2^``tuning.STATS_PROBE_GRID_BITS`` grids or fewer (the rows' clues all fixed at most)."""
         rows = self.oriented[0]
         depth = self.depth
-        while depth < rows and self.clues**depth << PROBE_GRID_BITS < 1 << (self.n * self.m):
+        while depth < rows and self.clues**depth << tuning.STATS_PROBE_GRID_BITS < 1 << (self.n * self.m):
             depth += 1
         return depth
 
     def estimate_one_core(self) -> float:
         """Expected seconds of the whole layout on one core (compile excluded): the time per grid of random
-        shards of ``probe_depth``, drawn in proportion to their grids, timed for about ESTIMATE_SECONDS.
+        shards of ``probe_depth``, drawn in proportion to their grids, in batches of 1, 2, 4, ... until
+        ``tuning.STATS_ESTIMATE_SECONDS`` have passed or ``STATS_ESTIMATE_SHARDS`` were timed.  (It timed 48
+        whole shards, drawn uniformly: 6x7's, 63 s each on average, would have taken 50 minutes of one core
+        before a run began, every time it resumed; 4x10's six hours.)
 
         A shard's grids are the product of its fixed rows' pattern counts (times every pattern of the other
         rows), so a shard drawn row by row, each fixed row's clue that of a uniformly random pattern, is
@@ -193,7 +189,7 @@ class StatsLayout(Layout):
 
         import numpy as np
 
-        from .enumeration import stats_shards
+        from .compute import stats_shards
         from .prepare import prepare
 
         if self.n * self.m == 0:
@@ -205,7 +201,7 @@ class StatsLayout(Layout):
         rng = np.random.default_rng(1)
         args = (self.path, self.symmetry, depth, False, self.variant, self.version)
         spent, grids, timed, batch = 0.0, 0, 0, 1
-        while timed == 0 or (spent < ESTIMATE_SECONDS and timed < ESTIMATE_SHARDS):
+        while timed == 0 or (spent < tuning.STATS_ESTIMATE_SECONDS and timed < tuning.STATS_ESTIMATE_SHARDS):
             clues = rng.choice(self.clues, size=(batch, depth), p=patterns / patterns.sum())
             sample = (clues * self.clues ** np.arange(depth - 1, -1, -1)).sum(axis=1)
             start = time.perf_counter()
@@ -224,7 +220,7 @@ class StatsLayout(Layout):
         """(the total vector, threads): every shard over numba threads."""
         import numba
 
-        from .enumeration import stats_vector
+        from .compute import stats_vector
 
         threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
         numba.set_num_threads(threads)

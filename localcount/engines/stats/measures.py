@@ -1,7 +1,7 @@
 """Measures beyond the count, from one enumeration: uniqueness, difficulty, stuck grids.
 
-``enumeration.stats(n, m)`` enumerates every n×m grid grouped by its row clues
-(``enumeration``, ``kernel``) and returns a ``Stats``:
+``compute.stats(n, m)`` enumerates every n×m grid grouped by its row clues
+(``compute``, ``kernel``) and returns a ``Stats``:
 
 * ``grids``: 2^(n·m); ``solvable``: locally solvable (the count);
 * ``unique``: uniquely solvable, i.e. no other grid has the same row and

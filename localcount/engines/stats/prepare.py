@@ -1,6 +1,6 @@
 """What the stats enumeration needs for one size, before any kernel runs: clue ids, patterns, tables, depth.
 
-numpy only (the line tables of ``lines.tables``); ``enumeration`` runs the kernels on it.
+numpy only (the line tables of ``lines.tables``); ``compute`` runs the kernels on it.
 
 Yesnograms (``variant``): a row's clue counts its runs of 0s, so the row
 patterns of clue id c are the complements of the nonogram ones and the rows'
@@ -19,22 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ... import tuning
 from ...clues import row_clue, rows_count_zeros
 from ...lines import TABLE_MAX_LEN
 from ...lines.tables import clue_ids, line_table, row_table, spread_table
 from ..base import check_size
 
 PATHS = ("rows", "transposed")
-#: Sizes with at least this many cells run the kernel generated for their size (vector version 3,
-#: ``specialize``); smaller ones are not worth a compilation each and run the plain kernel (version 2).
-SPECIALIZE_MIN_CELLS = 20
-#: Largest row-clue group (grids sharing all row clues) a kernel sorts at once: 8 bytes each.
-MAX_GROUP = 1 << 26
-#: Aim for shards of at most about 2^SHARD_GRID_BITS grids, and at least MIN_SHARDS of them.
-SHARD_GRID_BITS = 24
-MIN_SHARDS = 64
-#: ... and at most MAX_SHARDS, where that still leaves MIN_SHARDS (a stats shard's checkpoint line holds a vector).
-MAX_SHARDS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -91,19 +82,20 @@ def prepare(n: int, m: int, variant: str = "nonogram") -> Prepared:
     if 2 * base**m >= 1 << 63:
         raise ValueError(f"{n}x{m}: column-clue keys ({base}^{m}) do not fit in 63 bits")
     max_group = int(counts.max()) ** n
-    if max_group > MAX_GROUP:
-        fits = n != m and max(n, m) <= TABLE_MAX_LEN and _largest_group(m, n) <= MAX_GROUP
+    if max_group > tuning.STATS_MAX_GROUP:
+        fits = n != m and max(n, m) <= TABLE_MAX_LEN and _largest_group(m, n) <= tuning.STATS_MAX_GROUP
         other = f"; the transposed path ({m}x{n} by rows) fits: --path transposed" if fits else ""
         k = _largest_square()
-        raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than the {MAX_GROUP} a kernel sorts at "
+        raise ValueError(f"{n}x{m}: a row-clue group has {max_group} grids, more than the {tuning.STATS_MAX_GROUP} a kernel sorts at "
                          f"once (the largest square within reach is {k}x{k}){other}")  # fmt: skip
     tables = (row_table(m, variant), line_table(n), spread_table(n, m), spread_table(m, n))
     return Prepared(n, m, pat_start, order.astype(np.uint64), rev, cid_n, base, max_group, tables)
 
 
 def default_version(n: int, m: int) -> int:
-    """The kernel version a new run of n×m uses: 3 (generated per size) from SPECIALIZE_MIN_CELLS cells, else 2."""
-    return 3 if n * m >= SPECIALIZE_MIN_CELLS else 2
+    """The kernel version a new run of n×m uses: 3 (generated per size) from
+    ``tuning.STATS_SPECIALIZE_MIN_CELLS`` cells, else 2."""
+    return 3 if n * m >= tuning.STATS_SPECIALIZE_MIN_CELLS else 2
 
 
 def _largest_group(n: int, m: int) -> int:
@@ -112,9 +104,9 @@ def _largest_group(n: int, m: int) -> int:
 
 
 def _largest_square() -> int:
-    """The largest k whose k×k groups fit MAX_GROUP (6)."""
+    """The largest k whose k×k groups fit ``tuning.STATS_MAX_GROUP`` (6)."""
     k = 1
-    while k < TABLE_MAX_LEN and _largest_group(k + 1, k + 1) <= MAX_GROUP:
+    while k < TABLE_MAX_LEN and _largest_group(k + 1, k + 1) <= tuning.STATS_MAX_GROUP:
         k += 1
     return k
 
@@ -127,13 +119,15 @@ def oriented(n: int, m: int, path: str) -> tuple:
 
 
 def default_depth(n: int, m: int, path: str = "rows") -> int:
-    """Rows whose clues a shard fixes: enough for MIN_SHARDS shards of at most ~2^SHARD_GRID_BITS grids (any
-    variant), but not more than MAX_SHARDS shards (a checkpoint line each: 6x7 keeps 9261 of them, not 194481)."""
+    """Rows whose clues a shard fixes: enough for ``tuning.STATS_MIN_SHARDS`` shards of at most
+    ~2^``STATS_SHARD_GRID_BITS`` grids (any variant), but not more than ``STATS_MAX_SHARDS`` shards (a checkpoint
+    line each: 6x7 keeps 9261 of them, not 194481)."""
     rows, cols, _ = oriented(n, m, path)
     C = prepare(rows, cols).clues
     depth = 0
-    while depth < rows and (C**depth < MIN_SHARDS or (1 << (n * m)) // C**depth > 1 << SHARD_GRID_BITS):
-        if C ** (depth + 1) > MAX_SHARDS and C**depth >= MIN_SHARDS:
+    least, most, grid_bits = tuning.STATS_MIN_SHARDS, tuning.STATS_MAX_SHARDS, tuning.STATS_SHARD_GRID_BITS
+    while depth < rows and (C**depth < least or (1 << (n * m)) // C**depth > 1 << grid_bits):
+        if C ** (depth + 1) > most and C**depth >= least:
             break
         depth += 1
     return depth

@@ -246,7 +246,7 @@ def source(n: int, m: int, base: int, first: str = "rows", lanes: int | None = N
 
 @njit(cache=True)
 def _first_columns(fc, known, ctab, cspread):
-    """``fc[j, c]``: what column j of cells c deduces from ``known`` (column layout: bit j*n + r), spread to the row layout."""
+    """``fc[j, c]``: what column j of cells c deduces from ``known`` (column encoding: bit j*n + r), spread to the row encoding."""
     for j in range({m}):
         kj = (known >> np.uint64(j * {n})) & np.uint64({(1 << n) - 1})
         for c in range({1 << n}):

@@ -81,7 +81,7 @@ def _or_into(dst, src, n):
 
 
 @njit(cache=True)
-def _zeta_table(a, m, order, lo, hi, T):
+def zeta_table(a, m, order, lo, hi, T):
     """T[U] = OR of the differences a ^ p inside U, p over order[lo:hi] (the lines with a's clue).
 
     Level j of the transform ORs T[U without bit j] into T[U] for every U with
@@ -119,7 +119,7 @@ def _zeta_table(a, m, order, lo, hi, T):
 
 
 @njit(cache=True)
-def _still_unknown(x, U, clue, t, m, Q):
+def still_unknown(x, U, clue, t, m, Q):
     """The cells of U that the line x (clue[:t]) leaves unknown when it knows every cell off U."""
     full = np.uint64((1 << m) - 1)
     known = full & ~np.uint64(U)
@@ -128,7 +128,7 @@ def _still_unknown(x, U, clue, t, m, Q):
 
 
 @njit(cache=True)
-def _orbit_weight(a, b, ra, rb, m):
+def orbit_weight(a, b, ra, rb, m):
     """The orbit size of (a, b) if its index is the least of its orbit, else 0 (ra, rb: the reversed rows)."""
     me = (a << m) | b
     swap = (b << m) | a
@@ -152,24 +152,24 @@ def _count_rows(a_lo, a_hi, m, table, symmetric, order, start, end):
         if symmetric and ra < a:
             continue  # (ra, rb) has the smaller index for every b
         if table:
-            _zeta_table(a, m, order, start[a], end[a], T)
+            zeta_table(a, m, order, start[a], end[a], T)
         ta = line_clue_into(np.uint64(a), m, clue_a)
         for b in range(a if symmetric else 0, 1 << m):
             w = 1
             if symmetric:
                 rb = np.int64(reverse_bits(np.uint64(b), m))
-                w = _orbit_weight(a, b, ra, rb, m)
+                w = orbit_weight(a, b, ra, rb, m)
                 if w == 0:
                     continue
             U = a ^ b
-            U = np.int64(T[U]) if table else _still_unknown(a, U, clue_a, ta, m, Q)
+            U = np.int64(T[U]) if table else still_unknown(a, U, clue_a, ta, m, Q)
             if U:
                 tb = line_clue_into(np.uint64(b), m, clue_b)
                 while True:
-                    after_b = _still_unknown(b, U, clue_b, tb, m, Q)
+                    after_b = still_unknown(b, U, clue_b, tb, m, Q)
                     if after_b == U:
                         break  # row b changed nothing after row a: stuck
-                    U = np.int64(T[after_b]) if table else _still_unknown(a, after_b, clue_a, ta, m, Q)
+                    U = np.int64(T[after_b]) if table else still_unknown(a, after_b, clue_a, ta, m, Q)
                     if U == after_b or U == 0:
                         break
             if U == 0:

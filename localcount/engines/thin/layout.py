@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ..base import Layout
 
 #: Bump when a change could change a thin shard's count (checkpoints are keyed by it).
@@ -23,10 +24,6 @@ THIN_VERSION = 1
 ROW_MODES = {"table": "tab", "word": "word"}
 #: Symmetry groups of the thin kernel (names as in ``engines.base.GROUP_IDS``) and their key suffixes.
 THIN_GROUPS = {"flips": "sym", "none": "all"}
-#: Longest row: the zeta table holds 2^m int32 masks (128 MiB at m = 25).
-MAX_THIN_M = 25
-#: A default shard holds 2^(m - bits) first rows: about 16 (a shard of 2x19 is about a second).
-ROWS_PER_SHARD_BITS = 4
 
 _KEY = re.compile(r"^2x(\d+)-thin(\d+)-(tab|word)-s(\d+)-(sym|all)$")
 
@@ -41,20 +38,20 @@ class ThinLayout(Layout):
     symmetry: str = "flips"  # THIN_GROUPS
     version: int = THIN_VERSION
     n: int = 2
-    MAX_M: ClassVar[int] = MAX_THIN_M
     method: ClassVar[str] = "thin"
 
     @classmethod
     def make(cls, m: int, bits: int | None = None, rows: str = "table", symmetry: str = "flips") -> ThinLayout:
-        """A checked layout for 2×m (default bits: about 2^ROWS_PER_SHARD_BITS first rows per shard)."""
-        if isinstance(m, bool) or not hasattr(m, "__index__") or not 1 <= m <= MAX_THIN_M:
-            raise ValueError(f"the thin counter takes 2 x m grids with 1 <= m <= {MAX_THIN_M}, got m = {m!r}")
+        """A checked layout for 2×m (default bits: about 2^``tuning.THIN_ROWS_PER_SHARD_BITS`` first rows
+        per shard; m at most ``tuning.THIN_MAX_M``)."""
+        if isinstance(m, bool) or not hasattr(m, "__index__") or not 1 <= m <= tuning.THIN_MAX_M:
+            raise ValueError(f"the thin counter takes 2 x m grids with 1 <= m <= {tuning.THIN_MAX_M}, got m = {m!r}")
         if rows not in ROW_MODES:
             raise ValueError(f"row mode must be one of {', '.join(ROW_MODES)}, got {rows!r}")
         if symmetry not in THIN_GROUPS:
             raise ValueError(f"the thin counter's symmetry must be one of {', '.join(THIN_GROUPS)}, got {symmetry!r}")
         if bits is None:
-            bits = max(0, m - ROWS_PER_SHARD_BITS)
+            bits = max(0, m - tuning.THIN_ROWS_PER_SHARD_BITS)
         if not 0 <= bits <= m:
             raise ValueError(f"shard bits must be between 0 and {m} for the thin 2x{m} count, got {bits}")
         return cls(int(m), int(bits), rows, symmetry)

@@ -13,21 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ... import tuning
 from ...clues import check_variant
 from ..base import GROUP_SUFFIX, BitShards, check_bits, check_size
 
 #: Bump when a change could change a shard's count (checkpoints are keyed by it).
 TINY_VERSION = 1
-#: Largest size it takes: 2^20 grids by their flips orbits take about 0.1 s as numpy arrays ...
-MAX_CELLS = 20
-#: ... and lines up to this long: their table (4^L entries) builds in milliseconds (4^13 takes seconds);
-#: a single row or column may be longer (its one-cell crossing lines decide it; the long table is never built).
-MAX_LINE = 10
 
 
 def takes(n: int, m: int) -> bool:
-    """True if the tiny counter takes n×m (``MAX_CELLS``, ``MAX_LINE``)."""
-    return n * m <= MAX_CELLS and (max(n, m) <= MAX_LINE or min(n, m) <= 1)
+    """True if the tiny counter takes n×m (``tuning.TINY_MAX_CELLS``, ``TINY_MAX_LINE``): a single row or column
+    may be longer (its one-cell crossing lines decide it; the long table is never built)."""
+    return n * m <= tuning.TINY_MAX_CELLS and (max(n, m) <= tuning.TINY_MAX_LINE or min(n, m) <= 1)
 
 
 @dataclass(frozen=True)
@@ -41,8 +38,6 @@ class TinyLayout(BitShards):
     version: int = TINY_VERSION
     variant: str = "nonogram"
     method: ClassVar[str] = "tiny"
-    MAX_CELLS: ClassVar[int] = MAX_CELLS
-    MAX_LINE: ClassVar[int] = MAX_LINE
     takes: ClassVar = staticmethod(takes)
     KEY: ClassVar[str] = "{n}x{m}-tiny{version}-s{bits}-{symmetry}"  # e.g. '4x4-tiny1-s0-sym'
     CODE_PATH: ClassVar[str] = "{n}x{m}-tiny-{symmetry}"  # '4x4-tiny-sym' (its orbits) or '4x4-tiny-all' (every grid)
@@ -55,7 +50,8 @@ class TinyLayout(BitShards):
         check_size(n, m)
         if not takes(n, m):
             raise ValueError(
-                f"the tiny method takes sizes of at most {MAX_CELLS} cells whose lines have at most {MAX_LINE} cells "
+                f"the tiny method takes sizes of at most {tuning.TINY_MAX_CELLS} cells whose lines have at most "
+                f"{tuning.TINY_MAX_LINE} cells "
                 f"(or a single row or column), not {n}x{m}"
             )
         bits = check_bits(n, m, 0 if bits is None else bits, n * m)

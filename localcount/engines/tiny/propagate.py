@@ -1,6 +1,6 @@
 """Local logic on an array of grids at once: numpy, the line tables, no compiled code.
 
-The state of every grid is its known mask in two layouts, as the kernels
+The state of every grid is its known mask in two encodings, as the kernels
 keep it (``engines.grid.kernel``): ``KR`` row-major (bit ``r*m + c``) and
 ``KC`` column-major (bit ``c*n + r``).  A row update is one table lookup per
 grid, ``rtab[row << m | known]`` (``lines.tables.line_table``), written back
@@ -27,11 +27,8 @@ import functools
 
 import numpy as np
 
+from ... import tuning
 from ...lines.tables import row_table, spread_table
-
-#: Grids looked at together: arrays of this many int64 (512 KiB each) stay in the cache
-#: (measured: 2^16 takes 0.05-0.1 s per 2^20 grids, 2^20 up to twice as long).
-CHUNK = 1 << 16
 
 
 def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False, variant: str = "nonogram") -> int:
@@ -39,24 +36,21 @@ def solved_count(n: int, m: int, lo: int, hi: int, flips: bool = False, variant:
     if n * m == 0:
         return hi - lo  # the one empty grid: solved
     total = 0
-    for start in range(lo, hi, CHUNK):
-        grids = np.arange(start, min(hi, start + CHUNK), dtype=np.int64)
+    chunk = tuning.TINY_CHUNK
+    for start in range(lo, hi, chunk):
+        grids = np.arange(start, min(hi, start + chunk), dtype=np.int64)
         weights = orbit_weights(n, m, grids) if flips else np.ones_like(grids)
         keep = weights > 0
         total += _solved(n, m, grids[keep], weights[keep], variant)
     return total
 
 
-#: Bits per table lookup of ``permute``.
-_CHUNK_BITS = 10
-
-
 @functools.cache
-def _permutation_tables(destinations: tuple) -> tuple:
-    """For each run of 10 bits, ``table[x]``: those bits of x (shifted down) moved to ``destinations``."""
+def _permutation_tables(destinations: tuple, bits: int) -> tuple:
+    """For each run of ``bits`` bits, ``table[x]``: those bits of x (shifted down) moved to ``destinations``."""
     tables = []
-    for lo in range(0, len(destinations), _CHUNK_BITS):
-        part = destinations[lo : lo + _CHUNK_BITS]
+    for lo in range(0, len(destinations), bits):
+        part = destinations[lo : lo + bits]
         x = np.arange(1 << len(part), dtype=np.int64)
         table = np.zeros_like(x)
         for b, to in enumerate(part):
@@ -66,10 +60,11 @@ def _permutation_tables(destinations: tuple) -> tuple:
 
 
 def permute(words: np.ndarray, destinations: tuple) -> np.ndarray:
-    """Each word with bit i moved to bit ``destinations[i]``: one table lookup per 10 bits."""
+    """Each word with bit i moved to bit ``destinations[i]``: one table lookup per ``tuning.TINY_PERMUTE_BITS``."""
+    bits = tuning.TINY_PERMUTE_BITS
     out = np.zeros_like(words)
-    for k, table in enumerate(_permutation_tables(destinations)):
-        out |= table[(words >> (k * _CHUNK_BITS)) & (len(table) - 1)]
+    for k, table in enumerate(_permutation_tables(destinations, bits)):
+        out |= table[(words >> (k * bits)) & (len(table) - 1)]
     return out
 
 

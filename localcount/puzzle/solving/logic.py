@@ -171,6 +171,11 @@ def compile_when_slow(after: float | None = 1.0, deadline: float | None = None, 
     _switch = None if _compiled is not None or after is None else (time.monotonic() + after, deadline, notice)
 
 
+def switch_planned() -> bool:
+    """True while a switch that ``compile_when_slow`` planned has not yet come (nor been cancelled)."""
+    return _switch is not None
+
+
 def _switch_now() -> None:
     """The switch ``compile_when_slow`` planned, now that its time has come (or not, when the deadline is near)."""
     global _switch

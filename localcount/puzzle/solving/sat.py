@@ -22,7 +22,7 @@ with the same clue, so its automaton reads the negated cell literals
 
 ``solve_auto`` is the default method: the probing search, handing the
 puzzle to the solver once it has made HANDOFF_PROBES probes.  One solver
-(``_Session``) holds the clauses from what probing knew at the root; the
+(``Session``) holds the clauses from what probing knew at the root; the
 cells known there also leave moves out of each line's encoding.  If it
 finds no solution in SAT_FIRST seconds, a dive guided by belief
 propagation (``beliefs.dive``) looks for one; from a dead end the solver
@@ -185,7 +185,7 @@ def _within(clock: probing.Clock, seconds: float) -> probing.Clock:
     return sub
 
 
-class _Session:
+class Session:
     """A SAT solver loaded once with a puzzle's clauses, from a board of what is already known, for every call."""
 
     def __init__(self, p: Puzzle, board: logic.Board, clock: probing.Clock | None = None):
@@ -327,7 +327,7 @@ def search_sat(
         out.solutions.append(0)
         return _finish(out, clock, True)
     try:
-        session = _Session(p, board, clock)
+        session = Session(p, board, clock)
     except probing.OutOfTime:
         return _finish(out, clock, False, "time")
     try:
@@ -354,16 +354,16 @@ def _finish(out: Search, clock: probing.Clock, complete: bool, stopped: str = ""
     return out
 
 
-class _Assumed:
+class Assumed:
     """The dive's choices that a solver is asked to keep: those of its first ``keep`` steps."""
 
-    def __init__(self, session: _Session, ended):
+    def __init__(self, session: Session, ended):
         self.choices, self.keep = ended.choices, len(ended.choices)
         self.phases = session.literals(
             (r, c, ended.belief[r, c] > 0.5) for r in range(session.p.n) for c in range(session.p.m)
         )
 
-    def solve(self, session: _Session, clock: probing.Clock) -> int | None:
+    def solve(self, session: Session, clock: probing.Clock) -> int | None:
         """A solution with as many of the first steps' choices assumed as the solver allows (the last step of
         each contradiction it finds, and those after it, are dropped); None: there is no solution."""
         step = {x: k for k, cells in enumerate(self.choices) for x in session.literals(cells)}
@@ -378,10 +378,10 @@ class _Assumed:
             self.keep = max(blamed)
 
 
-def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: probing.Clock) -> tuple:
+def first_solution(p: Puzzle, root: logic.Board, session: Session, clock: probing.Clock) -> tuple:
     """(solution, None) by the dive (``beliefs.dive``) or, from its dead end, by ``session`` with the dive's
     choices assumed (see the module doc); (None, None): there is none; (None, assumed): ``session`` ran past
-    ASSUMED_FIRST seconds on one try, and a fresh solver should go on with ``assumed`` (an ``_Assumed``)."""
+    ASSUMED_FIRST seconds on one try, and a fresh solver should go on with ``assumed`` (an ``Assumed``)."""
     from . import beliefs  # numpy: loaded only for a dive
 
     counts = clock.state
@@ -392,7 +392,7 @@ def _first_solution(p: Puzzle, root: logic.Board, session: _Session, clock: prob
         clock.state = counts
     if ended.solution is not None:
         return ended.solution, None
-    assumed = _Assumed(session, ended)
+    assumed = Assumed(session, ended)
     try:
         return assumed.solve(session, _within(clock, ASSUMED_FIRST)), None
     except probing.OutOfTime:
@@ -409,7 +409,7 @@ def solve_auto(
     needed branching (the search branched before the hand-off), so its
     level is BRANCHING.  The SAT solver starts from what probing knew at
     the root.  If it has found no solution in SAT_FIRST seconds, a dive
-    guided by belief propagation looks for one (``_first_solution``); a
+    guided by belief propagation looks for one (``first_solution``); a
     fresh solver then starts from the solution found (its starting values)
     to find the others, with what is left of ``timeout``.  ``max_nodes``
     bounds the search as before.
@@ -425,20 +425,18 @@ def solve_auto(
     exhausted, stopped = False, ""
     session = None
     try:
-        session = _Session(p, first.root, clock)
+        session = Session(p, first.root, clock)
         try:
             exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
         except probing.OutOfTime:
             clock.tick()
             assumed = None
             if not out.solutions:
-                grid, assumed = _first_solution(p, first.root, session, clock)
+                grid, assumed = first_solution(p, first.root, session, clock)
                 out.solutions += [] if grid is None else [grid]
             session.close()
             session = None
-            session = _Session(
-                p, first.root, clock
-            )  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s)
+            session = Session(p, first.root, clock)  # fresh, it finds the others near a solution sooner (Knotty: 0.6 s)
             if assumed is not None:
                 grid = assumed.solve(session, clock)
                 out.solutions += [] if grid is None else [grid]
