@@ -27,6 +27,7 @@ import pathlib
 from ... import tuning
 from ...util import generated
 from ..codegen import first_row_pass, lockstep, u64
+from .order import row_shift
 
 
 def source(n: int, m: int, lanes: int | None = None) -> str:
@@ -36,7 +37,7 @@ def source(n: int, m: int, lanes: int | None = None) -> str:
     mask_n = u64((1 << n) - 1)
     fixed = list(range(n - 1))  # the rows above the last: the same for the 2^m grids of a run
     last = n - 1
-    block = [f"r{r} = np.uint64(rev[(g >> {u64((n - 1 - r) * m)}) & {mask_m}])" for r in fixed]
+    block = [f"r{r} = np.uint64(rev[(g >> {u64(row_shift(n, m, r))}) & {mask_m}])" for r in fixed]
     block.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
     block += first_row_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     step = []
@@ -111,7 +112,7 @@ def _kernel_digest() -> str:
 @functools.lru_cache(maxsize=8)
 def module(n: int, m: int):
     """The compiled module for n×m (generated and compiled on first use, then loaded from the cache)."""
-    return generated.load(f"index_{n}x{m}", source(n, m))
+    return generated.load(f"numbering_{n}x{m}", source(n, m))
 
 
 def aligned(n: int, m: int, g0: int, count: int) -> bool:
