@@ -61,7 +61,7 @@ LONG = {
             for n, m in ((1, k), (k, 1))
         ),
     },
-    "test_every.py": {
+    "test_numbering.py": {
         "test_every_code_equals_the_reference_in_both_kernels",
         "test_every_number_of_every_small_size[4-4-nonogram]",
         "test_every_number_of_every_small_size[4-4-yesnogram]",

@@ -210,7 +210,7 @@ def shaped(s) -> dict:
 
 @functools.cache
 def numbered(n: int, m: int, variant="nonogram") -> tuple:
-    """Every locally solvable n×m grid as (rows, steps), in the order of ``docs/every.md``, by brute force.
+    """Every locally solvable n×m grid as (rows, steps), in the order of ``docs/numbering.md``, by brute force.
 
     The order read literally: all 0/1 grids as tuples of rows, the rows as tuples of cells, sorted
     (``itertools.product`` lists them in exactly that order: the first cell varies slowest).

@@ -8,7 +8,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["localcount.api.counting", "localcount.api.stats", "localcount.api.known", "localcount.api.puzzles",
-           "localcount.api.making", "localcount.api.every"]  # fmt: skip
+           "localcount.api.making", "localcount.api.numbering"]  # fmt: skip
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 

@@ -66,6 +66,17 @@ def test_the_rows_layout_functions_state_the_naive_order(n, m):
     assert enumeration.border_bits(n, m, "flips") == m * len(border)
 
 
+@pytest.mark.parametrize("n,m", [(n, m) for n, m in RECTANGLES if n >= 2])
+def test_a_border_code_s_rows_are_the_naive_order_s(n, m):
+    cells = naive_rows_cells(n, m)
+    low = enumeration.rows_low_bits(n, m)
+    codes = np.array([index >> low for index in some_indices(n * m)], np.uint64)
+    top, bottom = enumeration.border_rows(codes, n, m)
+    for code, a, b in zip(codes.tolist(), top.tolist(), bottom.tolist()):
+        rows = naive_grid(code << low, cells, n, m)
+        assert (a, b) == (rows[0], rows[n - 1]) and enumeration.border_code(a, b, n, m) == code
+
+
 @pytest.mark.parametrize("n", SQUARES)
 def test_the_square_layout_functions_state_the_naive_order(n):
     cells = naive_square_cells(n)

@@ -299,21 +299,21 @@ FAMILIES = ("nonogram", "yesnogram")
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory):
     """The indexes of 3x3 and 4x4, both families, built into a directory of their own (well under a second each)."""
-    from localcount.api import every
+    from localcount.api import numbering
 
     where = tmp_path_factory.mktemp("index")
     for n in (3, 4):
         for variant in FAMILIES:
-            every.build_index(n, n, variant=variant, directory=where)
+            numbering.build_numbering(n, n, variant=variant, directory=where)
     return where
 
 
 @pytest.fixture
 def indexed(index_dir, monkeypatch):
     """The library reads (and would build) its indexes in index_dir: the page offers those and the shipped ones."""
-    from localcount.results import indexes
+    from localcount.results import numberings
 
-    monkeypatch.setenv(indexes.ENV_DIR, str(index_dir))
+    monkeypatch.setenv(numberings.ENV_DIR, str(index_dir))
     return index_dir
 
 
@@ -330,17 +330,17 @@ def test_nth_answers_every_3x3_puzzle_as_the_api_and_the_literal_order(client, i
     """Puzzle #k for every k: the API's nth, naive's order (k + 1 is the next grid that local logic solves), the clues."""
     from naive import numbered
 
-    from localcount.api import every
+    from localcount.api import numbering
 
     reference = numbered(3, 3, variant)
     last, family = len(reference), "" if variant == "nonogram" else f" {variant}"
     answers = [nth(client, 3, 3, k, variant=variant).json() for k in range(1, last + 2)]
     assert answers[-1]["error"] == f"k must be between 1 and {last} (3x3{family} puzzles), got {last + 1}"
     for k, (answer, (rows, steps)) in enumerate(zip(answers, reference), 1):
-        x = every.nth(3, 3, k, variant=variant, build=False)
+        x = numbering.nth(3, 3, k, variant=variant, build=False)
         assert {key: answer[key] for key in x.to_json()} == x.to_json() and answer["title"] == x.title
         assert (answer["k"], answer["of"], answer["grid"], answer["steps"]) == (k, last, list(rows), steps)
-        assert answer["number"] == every.number_of(rows) and "within_steps" not in answer
+        assert answer["number"] == numbering.number_of(rows) and "within_steps" not in answer
         p = answer["puzzle"]
         assert (p["n"], p["m"], p["variant"], p["goal"], p["title"]) == (3, 3, variant, list(rows), x.title)
         assert p["rows"] == [list(c) for c in x.puzzle.rows] and p["columns"] == [list(c) for c in x.puzzle.columns]
@@ -354,22 +354,22 @@ def test_nth_answers_every_3x3_puzzle_as_the_api_and_the_literal_order(client, i
 def test_steps_number_only_the_puzzles_of_those_steps_in_the_same_order(client, indexed):
     from naive import numbered
 
-    from localcount.api import every
+    from localcount.api import numbering
 
-    reference = [every.number_of(rows) for rows, _ in numbered(3, 3)], [steps for _, steps in numbered(3, 3)]
+    reference = [numbering.number_of(rows) for rows, _ in numbered(3, 3)], [steps for _, steps in numbered(3, 3)]
     for steps in (1, 2, 3, "1-2", "2-3"):
-        a, b = every.steps_range(steps)
+        a, b = numbering.steps_range(steps)
         expected = [g for g, d in zip(*reference) if a <= d <= b]
         ks = range(1, len(expected) + 1) if a == b else (1, 2, len(expected) // 2, len(expected))  # ranges: a few
         got = [nth(client, 3, 3, k, steps=steps).json() for k in ks]
         assert [x["number"] for x in got] == [expected[k - 1] for k in ks] and {x["of"] for x in got} == {len(expected)}
         assert all(x["within_steps"] == [a, b] and a <= x["steps"] <= b for x in got)
         assert nth(client, 3, 3, len(expected) + 1, steps=steps).status_code == 422
-    histogram = every.numbering(4, 4, variant="yesnogram", build=False).file.steps()
+    histogram = numbering.numbering(4, 4, variant="yesnogram", build=False).file.steps()
     for d, count in histogram.items():
         for k in (1, count):
             answer = nth(client, 4, 4, k, steps=d, variant="yesnogram").json()
-            x = every.nth(4, 4, k, steps=d, variant="yesnogram", build=False)
+            x = numbering.nth(4, 4, k, steps=d, variant="yesnogram", build=False)
             assert (answer["number"], answer["steps"], answer["of"]) == (x.number, d, count)
 
 
@@ -378,7 +378,7 @@ def test_rank_numbers_a_painted_grid_or_says_in_one_line_why_not(client, indexed
     """Every 3x3 grid: rank gives the k that nth answers for it; a grid local logic does not solve is a 422."""
     from naive import numbered
 
-    from localcount.api import every
+    from localcount.api import numbering
 
     number_of = {rows: (k, steps) for k, (rows, steps) in enumerate(numbered(3, 3, variant), 1)}
     for g in range(1 << 9):
@@ -393,7 +393,7 @@ def test_rank_numbers_a_painted_grid_or_says_in_one_line_why_not(client, indexed
         k, steps = number_of[rows]
         answer = r.json()
         assert (answer["k"], answer["number"], answer["steps"], answer["grid"]) == (k, g, steps, list(rows))
-        assert answer == dict(every.rank(list(rows), variant=variant, build=False).to_json(), title=answer["title"])
+        assert answer == dict(numbering.rank(list(rows), variant=variant, build=False).to_json(), title=answer["title"])
         if k % 10 == 1:  # and among the puzzles of its steps (not of others), for some of them
             within = client.post("/api/rank", json={"grid": list(rows), "variant": variant, "steps": steps}).json()
             assert within["within_steps"] == [steps, steps] and within["k"] <= k
@@ -403,8 +403,8 @@ def test_rank_numbers_a_painted_grid_or_says_in_one_line_why_not(client, indexed
 
 
 def test_indexes_offers_the_sizes_with_an_index_and_nothing_else(client, indexed):
-    from localcount.api import every
-    from localcount.results import indexes
+    from localcount.api import numbering
+    from localcount.results import numberings
 
     (indexed / "2x2.npz").write_bytes(b"not an index")  # unusable: not offered, a one-line 422 if asked for
     (indexed / "9x9.npz").write_bytes(b"too big to number")
@@ -412,12 +412,12 @@ def test_indexes_offers_the_sizes_with_an_index_and_nothing_else(client, indexed
         answer = client.get("/api/indexes").json()["indexes"]
         offered = {(s["n"], s["m"], s["variant"]) for s in answer}
         shipped = {(int(p.name.split("x")[0]), int(p.name.split("x")[1].split("-")[0].split(".")[0]),
-                    "yesnogram" if "-yes" in p.name else "nonogram") for p in indexes.SHIPPED.glob("*.npz")}  # fmt: skip
+                    "yesnogram" if "-yes" in p.name else "nonogram") for p in numberings.SHIPPED.glob("*.npz")}  # fmt: skip
         assert offered == {(n, n, v) for n in (3, 4) for v in FAMILIES} | shipped
         for s in answer:
-            numbering = every.numbering(s["n"], s["m"], variant=s["variant"], build=False)
-            assert s["puzzles"] == numbering.total() == sum(s["steps"].values())
-            assert s["steps"] == {str(d): v for d, v in numbering.file.steps().items()}
+            order = numbering.numbering(s["n"], s["m"], variant=s["variant"], build=False)
+            assert s["puzzles"] == order.total() == sum(s["steps"].values())
+            assert s["steps"] == {str(d): v for d, v in order.file.steps().items()}
         r = nth(client, 2, 2, 1)
         assert (
             r.status_code == 422 and "not a readable index file" in r.json()["error"] and "\n" not in r.json()["error"]
@@ -442,15 +442,17 @@ def test_a_request_never_builds_an_index(client, indexed):
 
 def test_5x5_puzzle_1234_of_24976511(client, tmp_path, monkeypatch):
     """The size the page opens on: the shipped index."""
-    from localcount.api import every
-    from localcount.results import indexes
+    from localcount.api import numbering
+    from localcount.results import numberings
 
-    monkeypatch.setenv(indexes.ENV_DIR, str(tmp_path))
-    assert indexes.find(5, 5) == indexes.SHIPPED / "5x5.npz"
+    monkeypatch.setenv(numberings.ENV_DIR, str(tmp_path))
+    assert numberings.find(5, 5) == numberings.SHIPPED / "5x5.npz"
     answer = nth(client, 5, 5, 1234).json()
     assert answer["of"] == lc.known(5).count == 24976511
     assert (
-        answer["grid"] == list(every.nth(5, 5, 1234, build=False).rows) == ["00000", "00000", "00001", "11000", "10011"]
+        answer["grid"]
+        == list(numbering.nth(5, 5, 1234, build=False).rows)
+        == ["00000", "00000", "00001", "11000", "10011"]
     )
     after = nth(client, 5, 5, 1235).json()
     assert after["number"] > answer["number"] and nth(client, 5, 5, 1233).json()["number"] < answer["number"]

@@ -258,11 +258,11 @@ def test_the_replay_plays_to_the_solution(page, server, tmp_path):
 def test_every_puzzle_by_its_number_next_and_solve(page, tmp_path, monkeypatch):
     """Every puzzle: a 4x4 index built into tmp_path (the server is in this process: it reads the variable), #1234 typed,
     Next pressed twice, the title and clues of puzzle #1236, solved; ← goes back one."""
-    from localcount.api import every
-    from localcount.results import indexes
+    from localcount.api import numbering
+    from localcount.results import numberings
 
-    every.build_index(4, 4, directory=tmp_path / "index")
-    monkeypatch.setenv(indexes.ENV_DIR, str(tmp_path / "index"))
+    numbering.build_numbering(4, 4, directory=tmp_path / "index")
+    monkeypatch.setenv(numberings.ENV_DIR, str(tmp_path / "index"))
     by_id(page, "tab-every").click()  # the tab reads the sizes with an index each time it is shown
     until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#every-size option[value='4x4']"))
     Select(by_id(page, "every-size")).select_by_value("4x4")
@@ -273,7 +273,7 @@ def test_every_puzzle_by_its_number_next_and_solve(page, tmp_path, monkeypatch):
     by_id(page, "every-next").click()
     by_id(page, "every-next").click()
     until(page, lambda d: title.get_attribute("data-k") == "1236")
-    x = every.nth(4, 4, 1236, build=False)
+    x = numbering.nth(4, 4, 1236, build=False)
     assert title.text == f"puzzle #1,236 of {x.of:,}" == "puzzle #1,236 of 51,234"
     assert by_id(page, "every-k").get_attribute("value") == "1,236"
     assert clues_on_page(page, "files") == clues_shown(x.puzzle)
@@ -287,17 +287,17 @@ def test_every_puzzle_by_its_number_next_and_solve(page, tmp_path, monkeypatch):
     by_id(page, "every-next").send_keys(Keys.ARROW_LEFT)
     until(page, lambda d: title.get_attribute("data-k") == "1235")
     assert not by_id(page, "result").is_displayed()  # the solve was of #1236
-    assert clues_on_page(page, "files") == clues_shown(every.nth(4, 4, 1235, build=False).puzzle)
+    assert clues_on_page(page, "files") == clues_shown(numbering.nth(4, 4, 1235, build=False).puzzle)
     assert not by_id(page, "message").is_displayed()  # no error
 
 
 def test_every_drawing_of_an_indexed_size_shows_its_number(page, tmp_path, monkeypatch):
     """Draw: a simple 3x3 drawing says "puzzle #k of 384"; clicking it opens that puzzle in Every puzzle."""
-    from localcount.api import every
-    from localcount.results import indexes
+    from localcount.api import numbering
+    from localcount.results import numberings
 
-    every.build_index(3, 3, directory=tmp_path / "index")
-    monkeypatch.setenv(indexes.ENV_DIR, str(tmp_path / "index"))
+    numbering.build_numbering(3, 3, directory=tmp_path / "index")
+    monkeypatch.setenv(numberings.ENV_DIR, str(tmp_path / "index"))
     page.refresh()  # the page reads the sizes with an index when it starts
     until(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
     type_into(page, "draw-rows", "3")
@@ -308,7 +308,7 @@ def test_every_drawing_of_an_indexed_size_shows_its_number(page, tmp_path, monke
     click_cells(page, canvas, [(r, c) for r, row in enumerate(drawing) for c, v in enumerate(row) if v == "1"])
     number = by_id(page, "draw-number")
     until(page, lambda d: grid_of(d, "draw-canvas") == drawing and number.is_displayed())
-    x = every.rank(drawing, build=False)
+    x = numbering.rank(drawing, build=False)
     assert number.text == f"puzzle #{x.k:,} of {x.of:,}" and number.get_attribute("data-number") == str(x.number)
     shot(page, tmp_path, "draw-number.png")
     number.click()

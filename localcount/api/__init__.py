@@ -31,10 +31,10 @@ at import time only the light ones (``util``, ``clues``, ``puzzle`` models and f
 from ..puzzle.model import PuzzleError
 from ..util.errors import UsageError
 from .counting import CountRun, Unfinished, count, run_count
-from .every import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .known import Known, known
 from .machine import Tuning, tune
 from .making import design, generate
+from .numbering import NotNumbered, Numbered, iter_puzzles, nth, rank
 from .puzzles import FORMATS, Explanation, LineStep, Puzzle, Solution
 from .puzzles import examples_list as examples
 from .sample import SampleRun, run_sample, sample

@@ -41,10 +41,10 @@ COMMANDS = {
     "generate": "make:generate_main:generate_parser",
     "design": "make:design_main:design_parser",
     "serve": "serve:main:parser",
-    "nth": "every:nth_main:nth_parser",
-    "rank": "every:rank_main:rank_parser",
-    "list": "every:list_main:list_parser",
-    "index": "every:index_main:index_parser",
+    "nth": "numbering:nth_main:nth_parser",
+    "rank": "numbering:rank_main:rank_parser",
+    "list": "numbering:list_main:list_parser",
+    "index": "numbering:index_main:index_parser",
 }
 COUNT = "count:main:parser"
 

@@ -6,13 +6,13 @@
 * ``enumeration`` — the general kernel's index layout and orbit representatives in numpy: which
   borders are counted and the work of each shard, for planning without a compiled kernel;
 * ``codegen`` — source generators (strings, nothing compiled) for local logic in lockstep: the
-  statements the grid, stats and index engines' generated kernels propagate with, and their modules'
+  statements the grid, stats and numbering engines' generated kernels propagate with, and their modules'
   assembly;
 * ``grid`` — the general numba kernel (any n×m with n·m ≤ 64);
 * ``thin`` — the 2×m counter;
 * ``stats`` — the stats enumeration (uniqueness, difficulty, stuck grids);
 * ``tiny`` — small sizes with numpy, nothing compiled;
-* ``index`` — the numbering: every grid's steps in the order of ``docs/every.md``, per block;
+* ``numbering`` — every grid's steps in the order of ``docs/numbering.md``, per block;
 * ``gpu`` — the general kernel's count as CUDA kernels (numba.cuda), a shard per launch.
 
 * ``sample`` — random grids of any size to 62×62: the simple fraction, steps, and (asked) uniqueness.

@@ -5,7 +5,8 @@ The index layout (most significant bits first, so that the border is in the high
 ``engines.grid.kernel``'s module doc) is stated here and nowhere else, by the integer functions below:
 
 * the rows layout (symmetry groups none and flips), ``row_shift`` and ``rows_low_bits``: row 0, then row
-  n-1, then rows 1 .. n-2, each row's m cells with bit c = cell c; the border is row 0 and row n-1;
+  n-1, then rows 1 .. n-2, each row's m cells with bit c = cell c; the border is row 0 and row n-1
+  (``border_rows`` and ``border_code``: a border code's two rows and back);
 * the square's layout (its group, n = m >= 2), ``square_border_shifts``, ``square_interior_shift`` and
   ``square_interior_bits``: the border code (the top row, the bottom row, the left and the right column),
   then the (n-2)² interior cells, row n-2 first.
@@ -50,6 +51,19 @@ def rows_low_bits(n, m):
     if n >= 2:
         return (n - 2) * m
     return 0
+
+
+def border_rows(code, n, m):
+    """The rows layout (n >= 2): (row 0, row n-1) of a border code (an index's top bits, ``border_bits``), each row's
+    m cells with bit c = cell c; ints or numpy arrays."""
+    low, full = rows_low_bits(n, m), (1 << m) - 1
+    return (code >> (row_shift(0, n, m) - low)) & full, (code >> (row_shift(n - 1, n, m) - low)) & full
+
+
+def border_code(top, bottom, n, m):
+    """The rows layout (n >= 2): the border code of row 0 ``top`` and row n-1 ``bottom`` (``border_rows``' inverse)."""
+    low = rows_low_bits(n, m)
+    return (top << (row_shift(0, n, m) - low)) | (bottom << (row_shift(n - 1, n, m) - low))
 
 
 def square_interior_bits(n):
@@ -100,15 +114,8 @@ def _flips(codes: np.ndarray, n: int, m: int) -> np.ndarray:
     rev = _reversed(m)
     if n == 1:
         return rev[codes] >= codes
-    low = rows_low_bits(n, m)
-    at_top, at_bottom = np.uint64(row_shift(0, n, m) - low), np.uint64(row_shift(n - 1, n, m) - low)
-    full = np.uint64((1 << m) - 1)
-    a, b = (codes >> at_top) & full, (codes >> at_bottom) & full
-
-    def code(top, bottom):
-        return (top << at_top) | (bottom << at_bottom)
-
-    images = (code(b, a), code(rev[a], rev[b]), code(rev[b], rev[a]))
+    a, b = border_rows(codes, n, m)
+    images = (border_code(b, a, n, m), border_code(rev[a], rev[b], n, m), border_code(rev[b], rev[a], n, m))
     return np.logical_and.reduce([image >= codes for image in images])
 
 

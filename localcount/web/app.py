@@ -49,7 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import api
-from ..api import every, making, puzzles
+from ..api import making, numbering, puzzles
 from ..puzzle import examples, formats
 from ..puzzle.making import design as designer
 from ..puzzle.making import generate as generator
@@ -346,17 +346,17 @@ def do_example(data: dict) -> dict:
     return {"puzzle": puzzle_json(api.Puzzle.read(name)), "text": api.Puzzle.read(name).to_string("non")}
 
 
-def _numbering(n: int, m: int, variant: str) -> every.Numbering:
+def _numbering(n: int, m: int, variant: str) -> numbering.Numbering:
     """The index of a size, loaded (never built: a missing one is a 422 saying how to build it)."""
-    from ..results.indexes import IndexFileError
+    from ..results.numberings import NumberingFileError
 
     try:
-        return every.numbering(n, m, variant=variant, build=False)
-    except IndexFileError as err:
+        return numbering.numbering(n, m, variant=variant, build=False)
+    except NumberingFileError as err:
         raise BadRequest(str(err).splitlines()[0], 422) from None
 
 
-def _numbered_json(x: every.Numbered) -> dict:
+def _numbered_json(x: numbering.Numbered) -> dict:
     return dict(x.to_json(), title=x.title)
 
 
@@ -365,7 +365,7 @@ def do_nth(data: dict) -> dict:
     n, m = size_of(data)
     k = field(data, "k", int, required=True)
     variant = field(data, "variant", str, "nonogram")
-    window = every.steps_range(field(data, "steps", (str, int)))
+    window = numbering.steps_range(field(data, "steps", (str, int)))
     with NUMBERING:
         x = _numbering(n, m, variant).nth(k, window)
     p = x.puzzle
@@ -374,8 +374,8 @@ def do_nth(data: dict) -> dict:
 
 def do_rank(data: dict) -> dict:
     """The number of a grid among the puzzles of its size (of ``steps`` only, if given); 422 if it has none."""
-    n, m, g, variant = every.grid_number(grid_rows(data), field(data, "variant", str, "nonogram"))
-    window = every.steps_range(field(data, "steps", (str, int)))
+    n, m, g, variant = numbering.grid_number(grid_rows(data), field(data, "variant", str, "nonogram"))
+    window = numbering.steps_range(field(data, "steps", (str, int)))
     with NUMBERING:
         x = _numbering(n, m, variant).rank(g, window)
     return _numbered_json(x)
@@ -383,16 +383,16 @@ def do_rank(data: dict) -> dict:
 
 def do_indexes(_data: dict) -> dict:
     """The sizes whose puzzles are numbered (an index shipped or already built): how many puzzles, of how many steps."""
-    from ..results import indexes
+    from ..results import numberings
 
     out = []
-    for n, m, variant in indexes.available():
+    for n, m, variant in numberings.available():
         try:
-            numbering = _numbering(n, m, variant)  # loading runs no kernel: no need to wait for the lock
+            order = _numbering(n, m, variant)  # loading runs no kernel: no need to wait for the lock
         except (BadRequest, ValueError):  # too big, or a file that cannot be used: not offered
             continue
-        steps = numbering.file.steps()
-        out.append({"n": n, "m": m, "variant": variant, "puzzles": numbering.total(),
+        steps = order.file.steps()
+        out.append({"n": n, "m": m, "variant": variant, "puzzles": order.total(),
                     "steps": {str(d): steps[d] for d in sorted(steps)}})  # fmt: skip
     return {"indexes": out}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import tuning
-from .prepare import check_index_size, prepare
+from .prepare import check_numbering_size, prepare
 
 #: The implementations ``codes`` can be asked for: auto picks as the module doc says.
 KERNELS = ("auto", "vector", "generated", "plain")
@@ -27,7 +27,7 @@ def width(n: int, m: int) -> int:
 
 
 def _check_range(n: int, m: int, g0: int, count: int) -> None:
-    check_index_size(n, m)
+    check_numbering_size(n, m)
     if g0 < 0 or count < 0 or g0 + count > 1 << (n * m):
         raise ValueError(f"grids {g0} .. {g0 + count - 1} are not all numbers of {n}x{m} grids")
 

@@ -25,6 +25,7 @@ import functools
 from ... import tuning
 from ...util import generated
 from ..codegen import block, first_row_pass, lockstep, module_source, u64
+from .order import row_shift
 
 
 def source(n: int, m: int, lanes: int | None = None) -> str:
@@ -34,7 +35,7 @@ def source(n: int, m: int, lanes: int | None = None) -> str:
     mask_n = u64((1 << n) - 1)
     fixed = list(range(n - 1))  # the rows above the last: the same for the 2^m grids of a run
     last = n - 1
-    fixed_rows = [f"r{r} = np.uint64(rev[(g >> {u64((n - 1 - r) * m)}) & {mask_m}])" for r in fixed]
+    fixed_rows = [f"r{r} = np.uint64(rev[(g >> {u64(row_shift(n, m, r))}) & {mask_m}])" for r in fixed]
     fixed_rows.append("colbase = " + " | ".join(["np.uint64(0)"] + [f"rspread[{r}, r{r}]" for r in fixed]))
     fixed_rows += first_row_pass(fixed, m, lambda r: f"r{r}", "blockC", None)
     step = []
@@ -96,7 +97,7 @@ def hist_into(g0, count, rev, rtab, ctab, rspread, cspread, hist):
 @functools.lru_cache(maxsize=8)
 def module(n: int, m: int):
     """The compiled module for n×m (generated and compiled on first use, then loaded from the cache)."""
-    return generated.load(f"index_{n}x{m}", source(n, m))
+    return generated.load(f"numbering_{n}x{m}", source(n, m))
 
 
 def aligned(n: int, m: int, g0: int, count: int) -> bool:

@@ -1,9 +1,9 @@
 """Numba kernels of the numbering engine: local logic's steps for every grid in a range of numbers.
 
-No I/O and no validation here (``layout`` and ``api.every`` do that).  A grid's number g reads the
-cells row by row, the top-left cell most significant, so row r is the m bits of g at
-``(n - 1 - r) * m``, its cell c at bit ``m - 1 - c``; the kernels turn it into the line tables'
-layout (bit c is cell c) with a reversal table ``rev``.
+No I/O and no validation here (``layout`` and ``api.numbering`` do that).  A grid's number g reads the
+cells row by row, the top-left cell most significant: row r is the m bits of g at
+``order.row_shift``, its cell c at bit ``m - 1 - c``; the kernels turn it into the line tables' bit
+order (bit c is cell c) with a reversal table ``rev``.
 
 Code of a grid (``_code``): 0 when local logic leaves a cell unknown, else 1 + its steps.  Steps
 are the halves of local logic from all-unknown, rows first: odd halves update every row, even
@@ -18,13 +18,17 @@ import numpy as np
 from numba import njit, prange
 
 from ...lines.bits import low_mask
+from . import order
+
+# Where row r sits in a grid's number, as ``order`` states it (compiled for the kernels).
+_row_shift = njit(cache=True)(order.row_shift)
 
 
 @njit(cache=True, inline="always")
 def _half(lines, count, length, tab, spread, K, other):
     """One half: each of ``count`` lines of ``length`` cells (true cells ``lines[i]``) updated from its table.
 
-    ``K`` is the known mask in this direction's layout, ``other`` in the crossing one; returns (K, other,
+    ``K`` is the known mask in this direction's bit order, ``other`` in the crossing one; returns (K, other,
     the cells it learnt, or-ed over the lines: 0 if it learnt none).
     """
     mask = low_mask(length)
@@ -65,12 +69,12 @@ def _code(rows, cols, n, m, rtab, ctab, rspread, cspread):
 
 @njit(cache=True)
 def _load(g, n, m, rev, rspread, rows, cols):
-    """Fill ``rows`` and ``cols`` (line-table layout) with the grid numbered g."""
+    """Fill ``rows`` and ``cols`` (the line tables' bit order) with the grid numbered g."""
     mask_m = low_mask(m)
     mask_n = low_mask(n)
     colword = np.uint64(0)
     for r in range(n):
-        p = np.uint64(rev[(g >> np.uint64((n - 1 - r) * m)) & mask_m])
+        p = np.uint64(rev[(g >> np.uint64(_row_shift(n, m, r))) & mask_m])
         rows[r] = p
         colword |= rspread[r, p]
     for c in range(m):

@@ -1,18 +1,18 @@
-"""The numbering engine's runs: shards of blocks, each block's histogram of codes (the *index*).
+"""The numbering engine's runs: shards of blocks, each block's histogram of codes (the stored numbering).
 
 A block is every grid whose top ``rows`` rows are the same: grids A·2^b .. (A+1)·2^b − 1 in the
-numbering (b = (n − rows)·m, ``docs/every.md``), for each top-rows value A.  Shard s holds
+numbering (b = (n − rows)·m, ``docs/numbering.md``), for each top-rows value A.  Shard s holds
 consecutive blocks; its value is the shard's number, then for each block it computes the block's
 number followed by the histogram of its grids' codes (``count.width`` numbers: stuck, then solved
 in 0, 1, 2, ... steps), flattened into one tuple (never empty: a checkpoint record needs a value).
 A whole run's total is -1 followed by every record in block order (``add``), and ``finish`` turns
-it into the index: an array of one histogram per block.
+it into the stored numbering: an array of one histogram per block (the block table).
 
 Symmetry ``mirror``: the flip H (every row read right to left) maps the block of A onto the block of
 A with each row reversed, and keeps every grid's steps (it reverses each row's cells and the order of
 the columns: a half maps to a half).  So only the blocks whose A is the least of the pair are
 computed, and ``finish`` copies each histogram to the other.  ``none`` computes every block: an
-independent code path for the same index.  Yesnograms (``variant``): keys end in ``-yes``; H keeps
+independent code path for the same numbering.  Yesnograms (``variant``): keys end in ``-yes``; H keeps
 the family too.  No numba here.
 """
 
@@ -25,14 +25,14 @@ from typing import ClassVar
 from ... import tuning
 from ...clues import check_variant
 from ..base import Layout
-from .prepare import check_index_size
+from .prepare import check_numbering_size
 
 #: Bump when a change to the numbering kernels could change a shard's value.
-INDEX_VERSION = 1
+NUMBERING_VERSION = 1
 
 
 def default_rows(n: int, m: int) -> int:
-    """The top rows that name a block: the fewest that leave small blocks if the index stays small, else the
+    """The top rows that name a block: the fewest that leave small blocks if the stored numbering stays small, else the
     fewest that leave at most ``tuning.NUMBERING_BLOCK_BITS`` cells below (within ``NUMBERING_MAX_KEY_BITS``)."""
     if n * m == 0:
         return 0
@@ -77,14 +77,14 @@ class NumberingLayout(Layout):
     rows: int  # the top rows that name a block
     bits: int  # 2^bits shards of consecutive blocks
     symmetry: str = "mirror"  # "mirror" or "none" (module doc)
-    version: int = INDEX_VERSION
+    version: int = NUMBERING_VERSION
     variant: str = "nonogram"
 
     @classmethod
     def make(cls, n: int, m: int, rows: int | None = None, bits: int | None = None, symmetry: str = "mirror",
              variant: str = "nonogram") -> NumberingLayout:  # fmt: skip
         """A checked layout (defaults: ``default_rows``, ``default_bits``); ValueError if n×m cannot be numbered."""
-        check_index_size(n, m)
+        check_numbering_size(n, m)
         if symmetry not in cls.WORDS["symmetry"]:
             raise ValueError(f"index symmetry must be one of {', '.join(cls.WORDS['symmetry'])}, got {symmetry!r}")
         rows = default_rows(n, m) if rows is None else rows
@@ -167,7 +167,7 @@ class NumberingLayout(Layout):
         return (-1, *(v for block in sorted(records) for v in records[block]))
 
     def finish(self, total):
-        """The index: an int64 array of one histogram of codes per block; ValueError if a block is missing or wrong."""
+        """The stored numbering: an int64 array of one histogram of codes per block; ValueError if a block is missing or wrong."""
         import numpy as np
 
         from .prepare import mirror

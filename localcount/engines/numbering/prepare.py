@@ -10,17 +10,17 @@ from ...clues import check_variant
 from ...lines import SPREAD_MAX_LEN, TABLE_MAX_LEN
 from ...lines.tables import line_table, row_table, spread_table
 
-#: Sizes with more cells than this get no index: 2^42 grids (6x7) is the most the issue asks for.
-MAX_INDEX_CELLS = 42
+#: Sizes with more cells than this are not numbered: 2^42 grids (6x7) is the most the issue asks for.
+MAX_NUMBERING_CELLS = 42
 
 
-def check_index_size(n: int, m: int) -> None:
-    """ValueError unless n×m can be numbered: lines with tables, at most MAX_INDEX_CELLS cells."""
+def check_numbering_size(n: int, m: int) -> None:
+    """ValueError unless n×m can be numbered: lines with tables, at most MAX_NUMBERING_CELLS cells."""
     for name, v in (("n", n), ("m", m)):
         if isinstance(v, bool) or not hasattr(v, "__index__") or v < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
-    if n * m > MAX_INDEX_CELLS:
-        raise ValueError(f"{n}x{m} has 2^{n * m} grids; puzzles are numbered up to 2^{MAX_INDEX_CELLS} grids")
+    if n * m > MAX_NUMBERING_CELLS:
+        raise ValueError(f"{n}x{m} has 2^{n * m} grids; puzzles are numbered up to 2^{MAX_NUMBERING_CELLS} grids")
     if max(n, m) > min(TABLE_MAX_LEN, SPREAD_MAX_LEN):
         raise ValueError(f"numbering needs lines of at most {TABLE_MAX_LEN} cells, not {max(n, m)}")
 

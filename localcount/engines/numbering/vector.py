@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import order
 from .prepare import prepare
 
 
@@ -18,9 +19,9 @@ def codes(n: int, m: int, g0: int, count: int, variant: str = "nonogram") -> np.
     rev, rtab, ctab, rspread, cspread = prepare(n, m, variant)
     rev, rtab, ctab = rev.astype(np.int64), rtab.astype(np.int64), ctab.astype(np.int64)
     rspread, cspread = rspread.astype(np.int64), cspread.astype(np.int64)  # uint64 | int64 would be float
-    mask_m, mask_n, full = (1 << m) - 1, (1 << n) - 1, (1 << (n * m)) - 1
+    mask_n, full = (1 << n) - 1, (1 << (n * m)) - 1
     grids = np.arange(g0, g0 + count, dtype=np.int64)
-    rows = [rev[(grids >> ((n - 1 - r) * m)) & mask_m] for r in range(n)]
+    rows = [rev[row] for row in order.rows(grids, n, m)]
     colword = np.zeros(count, np.int64)
     for r in range(n):
         colword |= rspread[r][rows[r]]
@@ -44,7 +45,7 @@ def codes(n: int, m: int, g0: int, count: int, variant: str = "nonogram") -> np.
 
 def _half(lines, length: int, tab, spread, known, crossing):
     """One half on arrays: each line of one direction (``lines``, of ``length`` cells) updated from its table, in
-    place (``known`` in this direction's layout, ``crossing`` in the other's); the cells it learnt, by grid."""
+    place (``known`` in this direction's bit order, ``crossing`` in the other's); the cells it learnt, by grid."""
     mask = (1 << length) - 1
     learnt = np.zeros(len(known), np.int64)
     for i, line in enumerate(lines):

@@ -1,7 +1,7 @@
-"""Time ``nth`` and ``rank`` (``docs/every.md``): in a warm process, and as whole commands.
+"""Time ``nth`` and ``rank`` (``docs/numbering.md``): in a warm process, and as whole commands.
 
-    python scripts/bench_every.py                 # 5x5 and 6x6, nonograms
-    python scripts/bench_every.py --sizes 5x5 --variant yesnogram --queries 50
+    python scripts/bench_numbering.py                 # 5x5 and 6x6, nonograms
+    python scripts/bench_numbering.py --sizes 5x5 --variant yesnogram --queries 50
 
 For each size: the median and the slowest of ``--queries`` calls of ``nth`` (random k), of ``rank``
 (of those puzzles' grids, with the pieces ``nth`` computed forgotten) and of ``nth`` within one
@@ -22,7 +22,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from localcount.api import every  # noqa: E402
+from localcount.api import numbering  # noqa: E402
 
 
 def timed(call) -> float:
@@ -46,19 +46,19 @@ def main(argv=None) -> int:
     for size in args.sizes:
         n, m = map(int, size.split("x"))
         start = time.perf_counter()
-        numbering = every.numbering(n, m, variant=args.variant)
-        numbering.nth(1)
+        order = numbering.numbering(n, m, variant=args.variant)
+        order.nth(1)
         print(f"{size} {args.variant}: index loaded and kernels ready in {time.perf_counter() - start:.2f} s "
-              f"({numbering.total()} puzzles, blocks of 2^{numbering.bits} grids)")  # fmt: skip
-        ks = [rng.randrange(1, numbering.total() + 1) for _ in range(args.queries)]
+              f"({order.total()} puzzles, blocks of 2^{order.bits} grids)")  # fmt: skip
+        ks = [rng.randrange(1, order.total() + 1) for _ in range(args.queries)]
         found = []
-        print(line("nth(k)", [timed(lambda k=k: found.append(numbering.nth(k))) for k in ks]))
-        type(numbering).piece_codes.cache_clear()  # rank computes its own pieces, not nth's
-        print(line("rank(grid)", [timed(lambda x=x: numbering.rank(x.number)) for x in found]))
-        type(numbering).piece_codes.cache_clear()
+        print(line("nth(k)", [timed(lambda k=k: found.append(order.nth(k))) for k in ks]))
+        type(order).piece_codes.cache_clear()  # rank computes its own pieces, not nth's
+        print(line("rank(grid)", [timed(lambda x=x: order.rank(x.number)) for x in found]))
+        type(order).piece_codes.cache_clear()
         d = max(found[0].steps, 2)
-        within = [rng.randrange(1, numbering.total((d, d)) + 1) for _ in range(args.queries)]
-        print(line(f"nth(k, steps={d})", [timed(lambda k=k: numbering.nth(k, (d, d))) for k in within]))
+        within = [rng.randrange(1, order.total((d, d)) + 1) for _ in range(args.queries)]
+        print(line(f"nth(k, steps={d})", [timed(lambda k=k: order.nth(k, (d, d))) for k in within]))
         walls = []
         for k in ks[: args.commands]:
             cmd = [sys.executable, "-m", "localcount", "nth", str(n), str(m), str(k), "--variant", args.variant]

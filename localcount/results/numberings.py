@@ -1,6 +1,8 @@
-"""Index files: each block's histogram of codes for one size and family, with provenance (``docs/every.md``).
+"""Numbering files: each block's histogram of codes for one size and family, with provenance (``docs/numbering.md``).
 
-An index file is a numpy ``.npz`` (read with ``allow_pickle=False``) holding
+The files, their directories and their messages keep the older word "index" (``shipped/index/``,
+``$LOCALCOUNT_INDEX_DIR``, "not a readable index file"): stored names, kept for compatibility.
+A numbering file is a numpy ``.npz`` (read with ``allow_pickle=False``) holding
 
 * ``counts`` — one row per block (the grids sharing their top ``rows`` rows, in the numbering's
   order), one column per code: 0 stuck, 1 + d solved in d steps; trailing all-zero columns dropped;
@@ -10,7 +12,7 @@ An index file is a numpy ``.npz`` (read with ``allow_pickle=False``) holding
 
 Where they are: the package ships some (``shipped/index/``); others are built on first use into
 ``$LOCALCOUNT_INDEX_DIR``, else ``<data dir>/localcount/index`` (beside the checkpoints).  A file
-that cannot be read, or whose numbers do not add up, is an ``IndexFileError`` naming it: it is
+that cannot be read, or whose numbers do not add up, is a ``NumberingFileError`` naming it: it is
 never used, and removing it makes the next use rebuild it.  Writes are atomic.
 
 Imports ``util`` and numpy only.
@@ -35,13 +37,13 @@ ENV_DIR = "LOCALCOUNT_INDEX_DIR"
 SHIPPED = pathlib.Path(__file__).resolve().parent / "shipped" / "index"
 
 
-class IndexFileError(Exception):
-    """An index file that cannot be used; the message names it and says what to do."""
+class NumberingFileError(Exception):
+    """A numbering file that cannot be used; the message names it and says what to do."""
 
 
 @dataclass(frozen=True)
-class IndexFile:
-    """One size's index: ``counts[block, code]`` and its provenance."""
+class NumberingFile:
+    """One size's stored numbering: ``counts[block, code]`` and its provenance."""
 
     n: int
     m: int
@@ -67,7 +69,7 @@ class IndexFile:
 
 
 def name(n: int, m: int, variant: str = "nonogram") -> str:
-    """The file name of an index, e.g. '5x5.npz' or '5x5-yes.npz'."""
+    """The file name of a numbering, e.g. '5x5.npz' or '5x5-yes.npz'."""
     return f"{n}x{m}{'-yes' if variant == 'yesnogram' else ''}.npz"
 
 
@@ -80,7 +82,7 @@ def data_dir() -> pathlib.Path:
 
 
 def find(n: int, m: int, variant: str = "nonogram", directory=None) -> pathlib.Path | None:
-    """The index file of a size: the data directory's (or ``directory``'s), else the package's; None if neither has one."""
+    """The numbering file of a size: the data directory's (or ``directory``'s), else the package's; None if neither has one."""
     for where in (pathlib.Path(directory) if directory else data_dir(), SHIPPED):
         path = where / name(n, m, variant)
         if path.exists():
@@ -89,7 +91,7 @@ def find(n: int, m: int, variant: str = "nonogram", directory=None) -> pathlib.P
 
 
 def available(directory=None) -> list:
-    """[(n, m, variant)] of every index there is: in the data directory (or ``directory``) or shipped, sorted."""
+    """[(n, m, variant)] of every numbering there is: in the data directory (or ``directory``) or shipped, sorted."""
     found = set()
     for where in (pathlib.Path(directory) if directory else data_dir(), SHIPPED):
         for path in where.glob("*.npz") if where.is_dir() else ():
@@ -99,8 +101,8 @@ def available(directory=None) -> list:
     return sorted(found, key=lambda s: (s[2] != "nonogram", s[0] * s[1], s))
 
 
-def to_bytes(idx: IndexFile) -> bytes:
-    """The .npz bytes of an index (``read``'s inverse); counts stored in the narrowest unsigned type that holds them."""
+def to_bytes(idx: NumberingFile) -> bytes:
+    """The .npz bytes of a numbering (``read``'s inverse); counts stored in the narrowest unsigned type that holds them."""
     counts = np.asarray(idx.counts)
     used = np.flatnonzero(counts.any(axis=0))
     counts = counts[:, : (used[-1] + 1 if len(used) else 1)]
@@ -111,16 +113,16 @@ def to_bytes(idx: IndexFile) -> bytes:
     return buf.getvalue()
 
 
-def write(path, idx: IndexFile) -> None:
-    """Write an index file atomically (its directory is made if missing)."""
+def write(path, idx: NumberingFile) -> None:
+    """Write a numbering file atomically (its directory is made if missing)."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, to_bytes(idx))
     os.chmod(path, 0o644)  # a data file others may read (the atomic write's temp file is private)
 
 
-def read(path) -> IndexFile:
-    """An index file, checked: every block's histogram adds up to its grids; IndexFileError if not."""
+def read(path) -> NumberingFile:
+    """A numbering file, checked: every block's histogram adds up to its grids; NumberingFileError if not."""
     path = pathlib.Path(path)
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -128,10 +130,10 @@ def read(path) -> IndexFile:
             counts = data["counts"].astype(np.int64)
         n, m, rows, variant = int(meta["n"]), int(meta["m"]), int(meta["rows"]), str(meta["variant"])
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as err:
-        raise IndexFileError(f"{path}: not a readable index file ({err}); remove it to rebuild it") from None
+        raise NumberingFileError(f"{path}: not a readable index file ({err}); remove it to rebuild it") from None
     if meta.get("format") != FORMAT:
-        raise IndexFileError(f"{path}: index format {meta.get('format')}, this localcount reads {FORMAT}; remove it to rebuild it")
+        raise NumberingFileError(f"{path}: index format {meta.get('format')}, this localcount reads {FORMAT}; remove it to rebuild it")
     block_bits = (n - rows) * m
     if counts.ndim != 2 or len(counts) != 1 << (rows * m) or not (counts.sum(axis=1) == 1 << block_bits).all():
-        raise IndexFileError(f"{path}: its blocks do not add up to the {n}x{m} grids; remove it to rebuild it")
-    return IndexFile(n, m, variant, rows, counts, meta)
+        raise NumberingFileError(f"{path}: its blocks do not add up to the {n}x{m} grids; remove it to rebuild it")
+    return NumberingFile(n, m, variant, rows, counts, meta)

@@ -1,20 +1,20 @@
-"""Every locally solvable puzzle by its number: ``nth``, ``rank``, ``iter_puzzles``, and the index behind them.
+"""Every locally solvable puzzle by its number: ``nth``, ``rank``, ``iter_puzzles``, and the stored numbering behind them.
 
-The order (``docs/every.md``): a grid's number is g = Σ cell(r, c) · 2^(n·m − 1 − (r·m + c)),
+The order (``docs/numbering.md``; stated once in ``engines.numbering.order``): a grid's number is g = Σ cell(r, c) · 2^(n·m − 1 − (r·m + c)),
 cells read row by row with the top-left most significant; the locally solvable n×m grids are
 puzzles #1, #2, ... in increasing g (#1 is the empty grid).  With ``steps`` (a number d, or a range
 ``(a, b)`` or ``"a-b"``) only the puzzles local logic solves in those steps are numbered, in the
 same order: "the k-th puzzle of d steps".
 
-Answers come from an *index*: each block of grids (those sharing their top rows) with its
-histogram of steps, counted once by the numbering engine (``engines.numbering``) and kept in a file
-(``results.indexes``): the package ships some sizes, others are built on first use in the data
+Answers come from the stored numbering (its files are the *index*): each block of grids (those
+sharing their top rows) with its histogram of steps, counted once by the numbering engine
+(``engines.numbering``) and kept in a file (``results.numberings``): the package ships some sizes, others are built on first use in the data
 directory — sharded and checkpointed like a count, so an interrupted build resumes — and checked
 against the recorded count of the size before they are used.  A query then finds the block by its
 cumulative counts and runs local logic over that one block.
 
 Errors: ``UsageError`` (bad size, number or steps: one line), ``NotNumbered`` (a grid that local
-logic does not solve, or not in the steps asked: it has no number), ``IndexFileError``, ``Stopped``.
+logic does not solve, or not in the steps asked: it has no number), ``NumberingFileError``, ``Stopped``.
 """
 
 from __future__ import annotations
@@ -107,19 +107,25 @@ def _steps_text(steps: tuple) -> str:
 
 
 def number_of(rows) -> int:
-    """The number g of a grid given as rows of 0/1 cells (the top-left cell most significant)."""
-    return int("".join("".join(str(int(v)) for v in row) for row in rows) or "0", 2)
+    """The number g of a grid given as rows of 0/1 cells (``engines.numbering.order``: the top-left cell most significant)."""
+    from ..engines.numbering.order import number
+
+    words = ["".join(str(int(v)) for v in row) for row in rows]
+    return number([int(w or "0", 2) for w in words], len(words[0]) if words else 0)
 
 
 def rows_of_number(g: int, n: int, m: int) -> tuple:
-    """The rows ('0'/'1' strings) of the n×m grid numbered g."""
-    bits = format(g, f"0{n * m}b") if n * m else ""
-    return tuple(bits[r * m : (r + 1) * m] for r in range(n))
+    """The rows ('0'/'1' strings, the left cell first) of the n×m grid numbered g (``engines.numbering.order``)."""
+    from ..engines.numbering.order import rows
+
+    return tuple(format(row, f"0{m}b") if m else "" for row in rows(g, n, m))
 
 
 def grid_of_number(g: int, n: int, m: int) -> int:
-    """The Grid mask (bit r·m + c is cell (r, c)) of the grid numbered g."""
-    return sum(1 << i for i in range(n * m) if g >> (n * m - 1 - i) & 1)
+    """The Grid mask (``clues.Grid``: bit r·m + c is cell (r, c)) of the grid numbered g."""
+    from ..clues import grid_from_rows
+
+    return grid_from_rows([int(row[::-1] or "0", 2) for row in rows_of_number(g, n, m)], m)
 
 
 def steps_range(steps) -> tuple | None:
@@ -142,20 +148,20 @@ def steps_range(steps) -> tuple | None:
     return a, b
 
 
-def index_size(n, m=None) -> tuple:
+def numbering_size(n, m=None) -> tuple:
     """(n, m) of a size that can be numbered; UsageError if none can (too many grids, lines too long)."""
-    from ..engines.numbering.prepare import check_index_size
+    from ..engines.numbering.prepare import check_numbering_size
 
     with usage_errors():
-        check_index_size(n, n if m is None else m)
+        check_numbering_size(n, n if m is None else m)
     return size(n, m)
 
 
-# --- the index: loaded, or built on first use ---
+# --- the stored numbering: loaded, or built on first use ---
 
 
 class Numbering:
-    """The index of one size and family, and the queries on it (``nth``, ``rank``, ``puzzles``)."""
+    """The stored numbering of one size and family, and the queries on it (``nth``, ``rank``, ``puzzles``)."""
 
     def __init__(self, idx):
         import numpy as np
@@ -281,24 +287,24 @@ class Numbering:
 
 @functools.lru_cache(maxsize=8)
 def _numbering(path: str, mtime: float) -> Numbering:
-    from ..results.indexes import read
+    from ..results.numberings import read
 
     return Numbering(read(path))
 
 
 def numbering(n, m=None, *, variant: str = "nonogram", build: bool = True, jobs: int | None = None,
               checkpoint_dir=None, progress: bool = False, feedback: Feedback | None = None) -> Numbering:  # fmt: skip
-    """The index of n×m (loaded, or built on first use unless ``build`` is false: then UsageError)."""
-    from ..results.indexes import find
+    """The stored numbering of n×m (loaded, or built on first use unless ``build`` is false: then UsageError)."""
+    from ..results.numberings import find
 
-    n, m = index_size(n, m)
+    n, m = numbering_size(n, m)
     variant = _check_variant(variant)
     path = find(n, m, variant)
     if path is None:
         if not build:
             raise UsageError(f"{n}x{m}{_family(variant)} has no index yet: build it with "
                              f"python -m localcount index {n} {m}{'' if variant == 'nonogram' else ' --variant ' + variant}")  # fmt: skip
-        path = build_index(
+        path = build_numbering(
             n, m, variant=variant, jobs=jobs, checkpoint_dir=checkpoint_dir, progress=progress, feedback=feedback
         )
     return _numbering(str(path), os.path.getmtime(path))
@@ -311,25 +317,25 @@ def _check_variant(variant: str) -> str:
         return check_variant(variant)
 
 
-class IndexMismatch(Exception):
-    """A built index that disagrees with the recorded count of its size: not kept, never used."""
+class NumberingMismatch(Exception):
+    """A built numbering that disagrees with the recorded count of its size: not kept, never used."""
 
 
-def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror", jobs: int | None = None,
+def build_numbering(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror", jobs: int | None = None,
                 checkpoint_dir=None, fresh: bool = False, directory=None, progress: bool = False,
                 feedback: Feedback | None = None):  # fmt: skip
-    """Count the index of n×m with the numbering engine and write it (``directory``, else the data directory).
+    """Count the numbering of n×m with the numbering engine and write its file (``directory``, else the data directory).
 
     Runs expected to take more than ``tuning.EVERY_IN_PROCESS_SECONDS`` are sharded and checkpointed (``checkpoint_dir``,
-    else the default), so an interrupted build resumes.  The index's total must equal the recorded
-    count of the size (``known``), when there is one: IndexMismatch otherwise, and nothing is written.
+    else the default), so an interrupted build resumes.  The numbering's total must equal the recorded
+    count of the size (``known``), when there is one: NumberingMismatch otherwise, and nothing is written.
     Returns the file's path.
     """
     from ..engines.registry import engine
-    from ..results import indexes
+    from ..results import numberings
     from ..util.provenance import cpu_model
 
-    n, m = index_size(n, m)
+    n, m = numbering_size(n, m)
     variant = _check_variant(variant)
     check_jobs(jobs)
     feedback = feedback or Feedback.library(progress)
@@ -354,11 +360,11 @@ def build_index(n, m=None, *, variant: str = "nonogram", symmetry: str = "mirror
     else:
         total, run = _sharded(lay, jobs, checkpoint_dir, fresh, feedback, est)
     counts = lay.finish(total)
-    idx = indexes.IndexFile(n, m, variant, lay.rows, counts, {})
+    idx = numberings.NumberingFile(n, m, variant, lay.rows, counts, {})
     checked = _check_against_records(idx)
     meta = _provenance(lay, idx, dict(run, seconds=round(time.perf_counter() - start, 3)), checked)
-    path = pathlib.Path(directory or indexes.data_dir()) / indexes.name(n, m, variant)
-    indexes.write(path, indexes.IndexFile(n, m, variant, lay.rows, counts, meta))
+    path = pathlib.Path(directory or numberings.data_dir()) / numberings.name(n, m, variant)
+    numberings.write(path, numberings.NumberingFile(n, m, variant, lay.rows, counts, meta))
     return path
 
 
@@ -387,20 +393,20 @@ def _sharded(lay, jobs: int, directory, fresh: bool, feedback: Feedback, est: fl
 
 
 def _check_against_records(idx) -> list:
-    """What the index agrees with: the recorded count of its size (IndexMismatch if it disagrees)."""
+    """What the numbering agrees with: the recorded count of its size (NumberingMismatch if it disagrees)."""
     from ..results import records
 
     row = records.known(idx.n, idx.m, idx.variant)
     if row is None:
         return []
     if idx.solvable != row.count:
-        raise IndexMismatch(f"the {idx.n}x{idx.m} index has {idx.solvable} solvable grids, the recorded count is "
+        raise NumberingMismatch(f"the {idx.n}x{idx.m} index has {idx.solvable} solvable grids, the recorded count is "
                             f"{row.count}: the index is wrong and was not kept")  # fmt: skip
     return [f"count {row.count} ({row.layouts})"]
 
 
 def _provenance(lay, idx, run: dict, checked: list) -> dict:
-    """The index file's meta: totals, this run (``run``: where, computed shards, seconds, shard seconds, cpu), checks."""
+    """The numbering file's meta: totals, this run (``run``: where, computed shards, seconds, shard seconds, cpu), checks."""
     from ..util.provenance import git_commit, utc_now
     from ..util.version import __version__
 
@@ -413,12 +419,13 @@ def _provenance(lay, idx, run: dict, checked: list) -> dict:
 def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     """Locally solvable n×m grids per value of the top row (numbered as grids are), by the *grid* engine.
 
-    An independent path for an index's numbers (``check_first_rows``): the general counting kernel with
+    An independent path for a numbering's numbers (``check_first_rows``): the general counting kernel with
     the flips, one shard per border (row 0, row n−1), each shard's weighted count divided by its orbit's
     size and given to every border of the orbit.  n >= 2.
     """
     import numpy as np
 
+    from ..engines.enumeration import border_code, border_rows
     from ..engines.grid.count import count_shards, plan
     from ..engines.numbering.prepare import mirror
 
@@ -428,14 +435,14 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     order = np.random.default_rng(0).permutation(len(shards))  # the borders that count are the low ones: spread them
     values = np.zeros(len(shards), np.int64)
     values[order] = count_shards(plan(n, m, shard_bits=2 * m), shards[order], "flips", variant=variant)
-    a, b = shards >> m, shards & ((1 << m) - 1)
+    a, b = border_rows(shards, n, m)  # a shard of 2m bits is one border: row 0 and row n-1
     ra, rb = mirror(a, m, 1), mirror(b, m, 1)
-    images = np.stack([shards, (b << m) | a, (ra << m) | rb, (rb << m) | ra])
+    images = np.stack([shards, border_code(b, a, n, m), border_code(ra, rb, n, m), border_code(rb, ra, n, m)])
     rep = images.min(axis=0)
     orbit = np.array([len(set(col)) for col in images.T.tolist()])
     per_border = values[rep] // orbit[rep]
     if not (values[rep] == per_border * orbit[rep]).all():
-        raise IndexMismatch(f"{n}x{m}: a border's weighted count is not a multiple of its orbit's size")
+        raise NumberingMismatch(f"{n}x{m}: a border's weighted count is not a multiple of its orbit's size")
     out = np.zeros(1 << m, np.int64)
     np.add.at(
         out, mirror(a, m, 1), per_border
@@ -444,7 +451,7 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
 
 
 def check_first_rows(idx) -> str:
-    """Compare an index (``results.indexes.IndexFile``) with ``first_row_counts``: IndexMismatch if they differ; what was checked."""
+    """Compare a numbering (``results.numberings.NumberingFile``) with ``first_row_counts``: NumberingMismatch if they differ; what was checked."""
     import numpy as np
 
     if idx.rows < 1:
@@ -454,16 +461,16 @@ def check_first_rows(idx) -> str:
     theirs = first_row_counts(idx.n, idx.m, idx.variant)
     if not np.array_equal(ours, theirs):
         bad = int(np.flatnonzero(ours != theirs)[0])
-        raise IndexMismatch(f"{idx.n}x{idx.m}: top row {bad:0{idx.m}b}: the index has {int(ours[bad])} solvable grids, "
+        raise NumberingMismatch(f"{idx.n}x{idx.m}: top row {bad:0{idx.m}b}: the index has {int(ours[bad])} solvable grids, "
                             f"the grid engine {int(theirs[bad])}")  # fmt: skip
     return f"solvable grids per top row: the grid engine with the flips ({1 << idx.m} rows agree)"
 
 
 def check_steps(idx, steps: dict, source: str) -> str:
-    """Compare an index's steps histogram with a recorded one ({d: grids}): IndexMismatch if they differ."""
+    """Compare a numbering's steps histogram with a recorded one ({d: grids}): NumberingMismatch if they differ."""
     ours = idx.steps()
     if ours != {int(k): int(v) for k, v in steps.items()}:
-        raise IndexMismatch(f"{idx.n}x{idx.m}: the index's steps {ours} differ from {source}'s {steps}")
+        raise NumberingMismatch(f"{idx.n}x{idx.m}: the index's steps {ours} differ from {source}'s {steps}")
     return f"steps histogram: {source}"
 
 
@@ -530,8 +537,8 @@ def iter_puzzles(n: int, m: int | None = None, start: int = 1, *, variant: str =
     >>> [p.k for p in iter_puzzles(3, 3, 383)]
     [383, 384]
     """
-    every = numbering(n, m, variant=variant, build=build, progress=progress)
+    order = numbering(n, m, variant=variant, build=build, progress=progress)
     window = steps_range(steps)
     if isinstance(start, bool) or not hasattr(start, "__index__") or start < 1:
         raise UsageError(f"start must be an integer of at least 1, got {start!r}")
-    return every.puzzles(int(start), window)
+    return order.puzzles(int(start), window)

@@ -1,4 +1,4 @@
-"""Every locally solvable puzzle by its number (``api.every``, ``engines.numbering``, ``results.indexes``, the commands
+"""Every locally solvable puzzle by its number (``api.numbering``, ``engines.numbering``, ``results.numberings``, the commands
 ``nth``, ``rank``, ``list`` and ``index``), against tests/naive.py's literal reading of the order."""
 
 import json
@@ -11,10 +11,10 @@ import pytest
 from incli import cli
 
 import localcount as lc
-from localcount.api import every
-from localcount.engines.numbering import count as index_count
+from localcount.api import numbering
+from localcount.engines.numbering import count as numbering_count
 from localcount.engines.numbering.layout import NumberingLayout, default_rows
-from localcount.results import indexes
+from localcount.results import numberings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAMILIES = ("nonogram", "yesnogram")
@@ -25,7 +25,7 @@ SMALL = [(n, m) for n in range(0, 5) for m in range(0, 5) if (n * m or n == m ==
 @pytest.fixture(autouse=True)
 def index_dir(tmp_path, monkeypatch):
     """Indexes built on first use go to a fresh directory (the package's shipped ones are still read)."""
-    monkeypatch.setenv(indexes.ENV_DIR, str(tmp_path / "index"))
+    monkeypatch.setenv(numberings.ENV_DIR, str(tmp_path / "index"))
     monkeypatch.setenv("LOCALCOUNT_CHECKPOINT_DIR", str(tmp_path / "ck"))
     return tmp_path / "index"
 
@@ -36,6 +36,28 @@ def reference(n, m, variant, steps=None):
     return [(rows, d) for rows, d in every_one if steps is None or steps[0] <= d <= steps[1]]
 
 
+# --- the order ---
+
+
+@pytest.mark.parametrize("n,m", [(0, 0), (1, 1), (2, 3), (3, 2), (5, 5), (6, 7)])
+def test_a_grid_s_number_and_rows_are_the_docs_formula_and_inverses(n, m):
+    from localcount.clues import grid_rows
+    from localcount.engines.numbering import order
+
+    rng = random.Random(n * 8 + m)
+    for _ in range(20):
+        cells = [[rng.randrange(2) for _ in range(m)] for _ in range(n)]
+        g = sum(v << (n * m - 1 - (r * m + c)) for r, row in enumerate(cells) for c, v in enumerate(row))
+        words = [int("".join(map(str, row)) or "0", 2) for row in cells]
+        assert numbering.number_of(cells) == order.number(words, m) == g and order.rows(g, n, m) == tuple(words)
+        assert numbering.rows_of_number(g, n, m) == tuple("".join(map(str, row)) for row in cells)
+        mask = numbering.grid_of_number(g, n, m)
+        assert [[(line >> c) & 1 for c in range(m)] for line in grid_rows(mask, n, m)] == cells
+    grids = np.arange(1 << min(n * m, 10), dtype=np.int64)  # numpy arrays too (``vector``)
+    for r, row in enumerate(order.rows(grids, n, m)):
+        assert row.tolist() == [order.rows(int(x), n, m)[r] for x in grids]
+
+
 # --- the kernels ---
 
 
@@ -43,17 +65,17 @@ def reference(n, m, variant, steps=None):
 @pytest.mark.parametrize("n,m", [(n, m) for n, m in SMALL if n * m] + [(1, 12), (12, 1), (2, 6), (6, 2), (3, 4)])
 def test_every_code_equals_the_reference_in_both_kernels(n, m, variant):
     """The plain, generated and numpy kernels give each grid's steps (0 stuck, 1 + steps), as naive's definition does."""
-    plain = index_count.codes(n, m, 0, 1 << (n * m), variant, how="plain")
-    fast = index_count.codes(n, m, 0, 1 << (n * m), variant, how="generated")
-    serial = index_count.codes(n, m, 0, 1 << (n * m), variant, parallel=False, how="generated")
-    vector = index_count.codes(n, m, 0, 1 << (n * m), variant, how="vector")
+    plain = numbering_count.codes(n, m, 0, 1 << (n * m), variant, how="plain")
+    fast = numbering_count.codes(n, m, 0, 1 << (n * m), variant, how="generated")
+    serial = numbering_count.codes(n, m, 0, 1 << (n * m), variant, parallel=False, how="generated")
+    vector = numbering_count.codes(n, m, 0, 1 << (n * m), variant, how="vector")
     assert (plain == fast).all() and (fast == serial).all() and (vector == plain).all()
     expected = np.zeros(1 << (n * m), np.int8)
     for rows, d in reference(n, m, variant):
         expected[int("".join(rows), 2)] = d + 1
     assert (plain == expected).all()
-    hist = index_count.hist(n, m, 0, 1 << (n * m), variant)
-    assert (hist == np.bincount(plain, minlength=index_count.width(n, m))).all()
+    hist = numbering_count.hist(n, m, 0, 1 << (n * m), variant)
+    assert (hist == np.bincount(plain, minlength=numbering_count.width(n, m))).all()
 
 
 @pytest.mark.parametrize(
@@ -63,27 +85,28 @@ def test_the_three_kernels_agree_on_random_stretches(n, m, variant):
     rng = random.Random(f"{n}{m}{variant}")
     for _ in range(4):
         g0 = rng.randrange(0, 1 << (n * m - 12)) << 12
-        plain = index_count.codes(n, m, g0, 1 << 12, variant, how="plain")
-        assert (index_count.codes(n, m, g0, 1 << 12, variant, how="generated") == plain).all()
-        assert (index_count.codes(n, m, g0, 1 << 12, variant, how="vector") == plain).all()
+        plain = numbering_count.codes(n, m, g0, 1 << 12, variant, how="plain")
+        assert (numbering_count.codes(n, m, g0, 1 << 12, variant, how="generated") == plain).all()
+        assert (numbering_count.codes(n, m, g0, 1 << 12, variant, how="vector") == plain).all()
         odd = rng.randrange(0, (1 << (n * m)) - 999)  # not whole last rows: plain and numpy only
         assert (
-            index_count.codes(n, m, odd, 999, variant) == index_count.codes(n, m, odd, 999, variant, how="plain")
+            numbering_count.codes(n, m, odd, 999, variant)
+            == numbering_count.codes(n, m, odd, 999, variant, how="plain")
         ).all()
-        h = np.zeros(index_count.width(n, m), np.int64)
+        h = np.zeros(numbering_count.width(n, m), np.int64)
         h[: plain.max() + 1] = np.bincount(plain)
-        assert (index_count.hist(n, m, g0, 1 << 12, variant) == h).all()
+        assert (numbering_count.hist(n, m, g0, 1 << 12, variant) == h).all()
 
 
 def test_the_kernels_refuse_what_they_cannot_number():
     with pytest.raises(ValueError, match="2\\^42"):
-        index_count.codes(7, 7, 0, 1)
+        numbering_count.codes(7, 7, 0, 1)
     with pytest.raises(ValueError, match="not all numbers"):
-        index_count.codes(2, 2, 10, 7)
+        numbering_count.codes(2, 2, 10, 7)
     with pytest.raises(ValueError, match="lines of at most"):
-        index_count.codes(1, 14, 0, 1)
+        numbering_count.codes(1, 14, 0, 1)
     with pytest.raises(ValueError, match="how must be"):
-        index_count.codes(2, 2, 0, 1, how="gpu")
+        numbering_count.codes(2, 2, 0, 1, how="gpu")
 
 
 # --- the layout and its two paths ---
@@ -130,12 +153,12 @@ def test_a_layout_refuses_what_does_not_add_up():
 def test_every_number_of_every_small_size(n, m, variant):
     """Every k, both ways: nth(k) is naive's k-th puzzle, rank of it is k, and the list is naive's list."""
     ref = reference(n, m, variant)
-    numbering = every.numbering(n, m, variant=variant)
-    assert numbering.total() == len(ref)
+    order = numbering.numbering(n, m, variant=variant)
+    assert order.total() == len(ref)
     for k, (rows, d) in enumerate(ref, 1):
-        x = numbering.nth(k)
+        x = order.nth(k)
         assert (x.k, x.rows, x.steps, x.of) == (k, rows, d, len(ref))
-        assert numbering.rank(x.number).k == k
+        assert order.rank(x.number).k == k
     listed = [(x.rows, x.steps) for x in lc.iter_puzzles(n, m, variant=variant)]
     assert listed == ref
 
@@ -144,14 +167,14 @@ def test_every_number_of_every_small_size(n, m, variant):
 @pytest.mark.parametrize("n,m", [(3, 3), (3, 4), (4, 3), (4, 4), (2, 4)])
 def test_every_number_within_each_difficulty(n, m, variant):
     ref = reference(n, m, variant)
-    numbering = every.numbering(n, m, variant=variant)
+    order = numbering.numbering(n, m, variant=variant)
     for d in sorted({d for _, d in ref}):
         within = [rows for rows, e in ref if e == d]
-        assert numbering.total((d, d)) == len(within)
+        assert order.total((d, d)) == len(within)
         for k, rows in enumerate(within, 1):
-            x = numbering.nth(k, (d, d))
+            x = order.nth(k, (d, d))
             assert (x.rows, x.steps, x.filter) == (rows, d, (d, d))
-            assert numbering.rank(x.number, (d, d)).k == k
+            assert order.rank(x.number, (d, d)).k == k
     wide = (2, 4)
     within = [rows for rows, e in ref if wide[0] <= e <= wide[1]]
     assert [x.rows for x in lc.iter_puzzles(n, m, variant=variant, steps="2-4")] == within
@@ -170,25 +193,25 @@ def test_the_first_and_last_puzzles():
 def test_rank_undoes_nth_on_5x5_and_6x6(n, variant):
     """The shipped indexes (6x6 yesnograms are not shipped: they would be built, in 15 minutes)."""
     rng = random.Random(variant)
-    numbering = every.numbering(n, n, variant=variant, build=False)
-    for k in [rng.randrange(1, numbering.total() + 1) for _ in range(4 if n == 5 else 2)]:
-        x = numbering.nth(k)
-        assert every.rank(list(x.rows), variant=variant).k == k == x.k
+    order = numbering.numbering(n, n, variant=variant, build=False)
+    for k in [rng.randrange(1, order.total() + 1) for _ in range(4 if n == 5 else 2)]:
+        x = order.nth(k)
+        assert numbering.rank(list(x.rows), variant=variant).k == k == x.k
         assert lc.Puzzle.from_grid(list(x.rows), variant=variant).difficulty == x.steps
     d = 9 if n == 5 else 12
-    k = rng.randrange(1, numbering.total((d, d)) + 1)
-    x = numbering.nth(k, (d, d))
-    assert x.steps == d and numbering.rank(x.number, (d, d)).k == k
+    k = rng.randrange(1, order.total((d, d)) + 1)
+    x = order.nth(k, (d, d))
+    assert x.steps == d and order.rank(x.number, (d, d)).k == k
 
 
 def test_the_shipped_indexes_agree_with_the_recorded_results():
     """Each shipped index: its total is the recorded count, its steps the recorded stats, its provenance two runs."""
     from localcount.results import records
 
-    shipped = sorted(indexes.SHIPPED.glob("*.npz"))
+    shipped = sorted(numberings.SHIPPED.glob("*.npz"))
     assert {p.name for p in shipped} >= {"5x5.npz", "5x5-yes.npz", "6x6.npz"}
     for path in shipped:
-        idx = indexes.read(path)
+        idx = numberings.read(path)
         assert idx.solvable == lc.known(idx.n, idx.m, variant=idx.variant).count
         stats = records.read_stats_table(ROOT / "results" / ("yesnogram" if idx.variant == "yesnogram" else ""))
         row = next(r for r in stats if (r.n, r.m) == tuple(sorted((idx.n, idx.m))))
@@ -199,63 +222,68 @@ def test_the_shipped_indexes_agree_with_the_recorded_results():
 
 @pytest.mark.parametrize("variant", FAMILIES)
 def test_the_shipped_5x5_index_is_what_the_engine_builds(variant, index_dir):
-    path = every.build_index(5, 5, variant=variant)
+    path = numbering.build_numbering(5, 5, variant=variant)
     assert path.parent == index_dir
-    assert (indexes.read(path).counts == indexes.read(indexes.SHIPPED / indexes.name(5, 5, variant)).counts).all()
+    assert (
+        numberings.read(path).counts == numberings.read(numberings.SHIPPED / numberings.name(5, 5, variant)).counts
+    ).all()
 
 
 def test_the_grid_engine_check_sees_a_wrong_index():
-    idx = indexes.read(indexes.SHIPPED / "5x5.npz")
-    assert "grid engine" in every.check_first_rows(idx)
+    idx = numberings.read(numberings.SHIPPED / "5x5.npz")
+    assert "grid engine" in numbering.check_first_rows(idx)
     counts = idx.counts.copy()
     counts[3, 0] -= 1
     counts[3, 2] += 1
-    with pytest.raises(every.IndexMismatch, match="top row"):
-        every.check_first_rows(indexes.IndexFile(5, 5, "nonogram", idx.rows, counts, {}))
-    with pytest.raises(every.IndexMismatch, match="steps"):
-        every.check_steps(idx, {1: 1}, "a test")
+    with pytest.raises(numbering.NumberingMismatch, match="top row"):
+        numbering.check_first_rows(numberings.NumberingFile(5, 5, "nonogram", idx.rows, counts, {}))
+    with pytest.raises(numbering.NumberingMismatch, match="steps"):
+        numbering.check_steps(idx, {1: 1}, "a test")
 
 
 # --- the index files ---
 
 
 def test_an_index_is_built_on_first_use_then_read(index_dir):
-    assert indexes.find(3, 4) is None
+    assert numberings.find(3, 4) is None
     assert lc.nth(3, 4, 100).of == naive.count(3, 4)
     path = index_dir / "3x4.npz"
-    idx = indexes.read(path)
+    idx = numberings.read(path)
     assert idx.meta["runs"][0]["code_path"] == "3x4-index-mir" and idx.meta["checked"][0].startswith("count 3116")
-    assert indexes.find(3, 4) == path and every.numbering(3, 4, build=False).total() == 3116
+    assert numberings.find(3, 4) == path and numbering.numbering(3, 4, build=False).total() == 3116
     with pytest.raises(lc.UsageError, match="no index yet"):
-        every.numbering(4, 3, build=False)
+        numbering.numbering(4, 3, build=False)
 
 
 def test_a_damaged_index_file_is_named_and_never_used(index_dir):
-    path = every.build_index(2, 3)
+    path = numbering.build_numbering(2, 3)
     path.write_bytes(path.read_bytes()[:40])
-    with pytest.raises(indexes.IndexFileError, match=str(path.name)):
-        every.numbering(2, 3)
+    with pytest.raises(numberings.NumberingFileError, match=str(path.name)):
+        numbering.numbering(2, 3)
     code, out, err = cli("nth", "2", "3", "1")
     assert code == 1 and "2x3.npz" in err and "remove it" in err and out == ""
     path.unlink()
-    assert every.numbering(2, 3).total() == 52  # rebuilt
+    assert numbering.numbering(2, 3).total() == 52  # rebuilt
 
 
 def test_an_index_whose_blocks_do_not_add_up_is_refused(index_dir):
-    idx = indexes.read(every.build_index(3, 3))
+    idx = numberings.read(numbering.build_numbering(3, 3))
     counts = idx.counts.copy()
     counts[0, 1] += 1
-    indexes.write(index_dir / "3x3.npz", indexes.IndexFile(3, 3, "nonogram", 0, counts, idx.meta))
-    with pytest.raises(indexes.IndexFileError, match="do not add up"):
-        every.numbering(3, 3)
+    numberings.write(index_dir / "3x3.npz", numberings.NumberingFile(3, 3, "nonogram", 0, counts, idx.meta))
+    with pytest.raises(numberings.NumberingFileError, match="do not add up"):
+        numbering.numbering(3, 3)
 
 
 def test_a_checkpointed_build_resumes_and_an_index_that_disagrees_is_not_kept(tmp_path, monkeypatch):
     ck = tmp_path / "build-ck"
-    first = every.build_index(4, 4, checkpoint_dir=ck, directory=tmp_path / "a")
-    again = every.build_index(4, 4, checkpoint_dir=ck, directory=tmp_path / "b")
-    assert indexes.read(first).meta["runs"][0]["computed"] == 1 and indexes.read(again).meta["runs"][0]["computed"] == 0
-    assert (indexes.read(first).counts == indexes.read(again).counts).all()
+    first = numbering.build_numbering(4, 4, checkpoint_dir=ck, directory=tmp_path / "a")
+    again = numbering.build_numbering(4, 4, checkpoint_dir=ck, directory=tmp_path / "b")
+    assert (
+        numberings.read(first).meta["runs"][0]["computed"] == 1
+        and numberings.read(again).meta["runs"][0]["computed"] == 0
+    )
+    assert (numberings.read(first).counts == numberings.read(again).counts).all()
     from localcount.results import records
 
     real = records.known
@@ -265,8 +293,8 @@ def test_a_checkpointed_build_resumes_and_an_index_that_disagrees_is_not_kept(tm
         return row.__class__(**{**row.__dict__, "count": row.count + 1})
 
     monkeypatch.setattr(records, "known", wrong)
-    with pytest.raises(every.IndexMismatch, match="not kept"):
-        every.build_index(2, 2, directory=tmp_path / "c")
+    with pytest.raises(numbering.NumberingMismatch, match="not kept"):
+        numbering.build_numbering(2, 2, directory=tmp_path / "c")
     assert not (tmp_path / "c" / "2x2.npz").exists()
 
 
@@ -371,4 +399,4 @@ def test_bad_command_lines_are_one_line_exit_2(argv, match):
 def test_the_index_command_builds_into_a_directory(tmp_path):
     code, out, _ = cli("index", "3", "4", "--output", str(tmp_path / "o"), "--symmetry", "none", "-q")
     assert code == 0 and out == f"{tmp_path / 'o' / '3x4.npz'}\n"
-    assert indexes.read(tmp_path / "o" / "3x4.npz").meta["runs"][0]["code_path"] == "3x4-index-all"
+    assert numberings.read(tmp_path / "o" / "3x4.npz").meta["runs"][0]["code_path"] == "3x4-index-all"

@@ -1,4 +1,4 @@
-"""``nth``, ``rank``, ``list`` and ``index``: every locally solvable puzzle by its number (``api.every``).
+"""``nth``, ``rank``, ``list`` and ``index``: every locally solvable puzzle by its number (``api.numbering``).
 
     python -m localcount nth 5 5 1234                 # puzzle #1234 of the 24976511, as txt
     python -m localcount nth 5 5 1234 --json          # {"k": 1234, "grid": ["00000", ...], "steps": 3, ...}
@@ -8,7 +8,7 @@
     python -m localcount list 5 5 --from 100 --count 10 --steps 3-4
     python -m localcount index 6 6                    # build (or rebuild) a size's index now
 
-The order, the index and their costs: ``docs/every.md``.  A size whose index is not shipped builds
+The order, the index and their costs: ``docs/numbering.md``.  A size whose index is not shipped builds
 it on first use (checkpointed: an interrupted build resumes).  stdout carries the puzzles and
 numbers; errors go to stderr.  Exit status: 0 done; 1 a grid with no number (local logic does not
 solve it, or not in the steps asked), an unusable index file or a checkpoint problem; 2 bad input;
@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 
-from ..api import every
+from ..api import numbering
 from ..api.feedback import Feedback
 from ..util.messages import Parser, say
 from .common import UsageError, add_run_options, exit_status
@@ -52,7 +52,7 @@ def _size_arguments(p: argparse.ArgumentParser) -> None:
 
 def _size(args) -> tuple:
     """(n, m) of the arguments N M: a size that can be numbered (UsageError otherwise)."""
-    return every.index_size(_whole(args.n, "n"), _whole(args.m, "m"))
+    return numbering.numbering_size(_whole(args.n, "n"), _whole(args.m, "m"))
 
 
 def _whole(text: str, what: str) -> int:
@@ -67,19 +67,19 @@ def _run(body) -> int:
 
     A grid with no number is said as it is, exit status 1; an unusable index file too, after 'error:'.
     """
-    from ..results.indexes import IndexFileError
+    from ..results.numberings import NumberingFileError
 
     def numbered() -> int:
         try:
             return body()
-        except every.NotNumbered as err:
+        except numbering.NotNumbered as err:
             say(str(err))
             return 1
 
-    return exit_status(numbered, (IndexFileError, every.IndexMismatch))
+    return exit_status(numbered, (NumberingFileError, numbering.NumberingMismatch))
 
 
-def _show(x: every.Numbered, args) -> str:
+def _show(x: numbering.Numbered, args) -> str:
     """A numbered puzzle as the options ask: JSON, a puzzle format, or txt with its number in the metadata."""
     if args.json:
         return json.dumps(x.to_json())
@@ -87,21 +87,21 @@ def _show(x: every.Numbered, args) -> str:
 
 
 def _query(n: int, m: int, args, ask):
-    """``ask(numbering)`` on the index of n×m (built on first use), said on stderr if it compiles the numbering
+    """``ask(order)`` on the index of n×m (built on first use), said on stderr if it compiles the numbering
     kernels (blocks too big for numpy)."""
     import contextlib
 
     from .. import tuning
     from ..api.feedback import said_if_slow
 
-    numbering = every.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
-    if 1 << numbering.bits <= tuning.NUMBERING_VECTOR_MAX:
+    order = numbering.numbering(n, m, variant=args.variant, feedback=Feedback.command_line(args.quiet))
+    if 1 << order.bits <= tuning.NUMBERING_VECTOR_MAX:
         compiling = contextlib.nullcontext()
     else:
         what = f"compiling the numbering kernels for {n}x{m} (once: they are cached on disk)"
         compiling = said_if_slow(what, args.quiet)
     with compiling:
-        return ask(numbering)
+        return ask(order)
 
 
 def nth_parser() -> argparse.ArgumentParser:
@@ -122,8 +122,8 @@ def nth_main(argv) -> int:
     def body():
         n, m = _size(args)
         k = _whole(args.k, "k")
-        steps = every.steps_range(args.steps)
-        x = _query(n, m, args, lambda numbering: numbering.nth(k, steps))
+        steps = numbering.steps_range(args.steps)
+        x = _query(n, m, args, lambda order: order.nth(k, steps))
         print(_show(x, args), end="" if not args.json else "\n", flush=True)
         return 0
 
@@ -156,16 +156,16 @@ def rank_main(argv) -> int:
                              "no grid given: --grid ROWS (e.g. 1001/0001/1001/0011) or a puzzle file")  # fmt: skip
         try:
             if args.grid is not None:
-                n, m, g, variant = every.grid_number(args.grid, args.variant)
+                n, m, g, variant = numbering.grid_number(args.grid, args.variant)
             else:
                 puzzle = Puzzle.of(load(args.source, None, None if args.variant == "nonogram" else args.variant))
-                n, m, g, variant = every.grid_number(puzzle)
+                n, m, g, variant = numbering.grid_number(puzzle)
         except PuzzleError as err:
             raise UsageError(str(err)) from None
-        n, m = every.index_size(n, m)
+        n, m = numbering.numbering_size(n, m)
         args.variant = variant
-        steps = every.steps_range(args.steps)
-        x = _query(n, m, args, lambda numbering: numbering.rank(g, steps))
+        steps = numbering.steps_range(args.steps)
+        x = _query(n, m, args, lambda order: order.rank(g, steps))
         print(json.dumps(x.to_json()) if args.json else x.k, flush=True)
         return 0
 
@@ -194,8 +194,8 @@ def list_main(argv) -> int:
         count = None if args.count is None else _whole(args.count, "--count")
         if count is not None and count < 0:
             raise UsageError(f"--count must be at least 0, got {count}")
-        steps = every.steps_range(args.steps)
-        puzzles = _query(n, m, args, lambda numbering: numbering.puzzles(start, steps) if count != 0 else iter(()))
+        steps = numbering.steps_range(args.steps)
+        puzzles = _query(n, m, args, lambda order: order.puzzles(start, steps) if count != 0 else iter(()))
         try:
             for i, x in enumerate(puzzles):
                 if count is not None and i >= count:
@@ -214,7 +214,7 @@ def list_main(argv) -> int:
 
 def index_parser() -> argparse.ArgumentParser:
     """The index command's arguments."""
-    from ..results.indexes import ENV_DIR as INDEX_ENV
+    from ..results.numberings import ENV_DIR as INDEX_ENV
 
     p = Parser(prog="python -m localcount index", description="Build the index of N x M (each block of grids with "
                "its histogram of steps) that nth, rank and list read, into the data directory (read before the package's).")  # fmt: skip
@@ -235,7 +235,7 @@ def index_main(argv) -> int:
 
     def body():
         n, m = _size(args)
-        path = every.build_index(n, m, variant=args.variant, symmetry=args.symmetry, jobs=args.jobs, directory=args.output,
+        path = numbering.build_numbering(n, m, variant=args.variant, symmetry=args.symmetry, jobs=args.jobs, directory=args.output,
                                  checkpoint_dir=args.checkpoint_dir, fresh=args.fresh,
                                  feedback=Feedback.command_line(args.quiet))  # fmt: skip
         print(path, flush=True)
