@@ -13,7 +13,7 @@
 * ``making`` — ``generate`` and ``design``: simple puzzles made to order;
 * ``every`` — ``nth``, ``rank`` and ``iter_puzzles``: every locally solvable puzzle by its number (``Numbered``),
   from an index shipped or built on first use;
-* ``feedback`` — what a run says on stderr (nothing unless asked), progress bars, workers.
+* ``feedback`` — what a run says on stderr (nothing unless asked): notices, estimates, progress bars.
 
 The command line (``cli``) parses its options, calls these functions and
 prints what they return; the web page does the same.  Library manners:

@@ -24,22 +24,19 @@ import re
 import time
 
 from ..api.counting import check_jobs
-from ..api.feedback import workers
 from ..clues import check_variant
 from ..engines import registry
 from ..engines.base import check_size
 from ..engines.stats.measures import InconsistentStats
 from ..orchestration.checkpoint import CheckpointError, default_dir, work_and_machines
-from ..orchestration.cluster import ClusterError
+from ..orchestration.cluster import ClusterError, workers
+from ..orchestration.launch import NO_ESTIMATE_CELLS
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
 from ..util import cores
 from ..util.messages import Parser, format_seconds, say
 from ..util.provenance import relative_paths, this_command
 from .common import UsageError, add_cluster_options, cluster_args
-
-#: Sizes up to this many cells are not estimated before they run (well under a second each).
-NO_ESTIMATE_CELLS = 20
 
 
 def sizes_up_to(max_cells: int, min_cells: int = 0) -> list:
