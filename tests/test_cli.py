@@ -111,10 +111,10 @@ def test_a_run_beyond_any_machines_life_is_refused_with_a_hint():
 
 
 def test_force_starts_what_the_estimate_would_refuse(monkeypatch, capsys, tmp_path):
-    from localcount.api import counting
     from localcount.cli import count as command
+    from localcount.orchestration import launch
 
-    monkeypatch.setattr(counting, "REFUSE_SECONDS", 1e-9)  # every estimated run is "too long"
+    monkeypatch.setattr(launch, "REFUSE_SECONDS", 1e-9)  # every estimated run is "too long"
     monkeypatch.setenv("LOCALCOUNT_CHECKPOINT_DIR", str(tmp_path))
     assert command.main(["5", "5", "-q"]) == 2
     assert capsys.readouterr().out == ""

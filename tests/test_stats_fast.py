@@ -124,6 +124,7 @@ def test_the_generated_source_names_its_size():
 def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
     from localcount.api import counting
     from localcount.engines.base import Layout
+    from localcount.orchestration.launch import launch
     from localcount.util.errors import UsageError
 
     class Huge(Layout):  # a stats layout of 7x7 estimated at three years
@@ -138,7 +139,7 @@ def test_a_run_past_a_year_is_refused_naming_what_a_day_does():
             return 3 * 365 * 86400.0
 
     with pytest.raises(UsageError) as err:
-        counting.run_layout(Huge(), counting.run_options(7, 7, jobs=1))
+        launch(Huge(), counting.run_options(7, 7, jobs=1))
     assert "a day here does about 2^38 grids, e.g. 6x6" in str(err.value) and "--shard" not in str(err.value)
 
 

@@ -14,7 +14,7 @@
 * ``every`` — ``nth``, ``rank`` and ``iter_puzzles``: every locally solvable puzzle by its number (``Numbered``),
   from an index shipped or built on first use;
 * ``machine`` — ``tune``: which CPU kernel variant counts fastest here (``Tuning``);
-* ``feedback`` — what a run says on stderr (nothing unless asked), progress bars, workers.
+* ``feedback`` — what a run says on stderr (nothing unless asked): notices, estimates, progress bars.
 
 The command line (``cli``) parses its options, calls these functions and
 prints what they return; the web page does the same.  Library manners:

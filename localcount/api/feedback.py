@@ -1,9 +1,9 @@
-"""What a long run tells a person, and where its shards go: progress bars, compile notices, workers.
+"""What a long run tells a person: progress bars, compile notices, estimates.
 
 ``Feedback`` says what a run may say on stderr: the library is silent
 unless asked (``progress=True``); the command line speaks unless
-``--quiet``, and draws its bar only on a terminal.  ``workers`` opens a
-run's pool: local processes, or one Dask client for the whole command.
+``--quiet``, and draws its bar only on a terminal.  A run gets it as one
+object (``orchestration.launch.RunOptions.feedback``) and asks it alone.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ class Feedback:
         shown = self.bar == "always" or (self.bar == "tty" and sys.stderr.isatty())
         return tqdm(total=total, unit="grid", unit_scale=True, file=sys.stderr, disable=not shown, desc=desc)
 
+    def slow(self, message: str):
+        """``said_if_slow(message)`` unless quiet: a block (a compile) that says so once it takes a second."""
+        return said_if_slow(message, self.quiet)
+
 
 @contextlib.contextmanager
 def said_if_slow(message: str, quiet: bool, seconds: float = 1.0):
@@ -69,34 +73,3 @@ def said_if_slow(message: str, quiet: bool, seconds: float = 1.0):
         timer.cancel()
         if said.is_set():
             say(f"done in {time.perf_counter() - start:.1f} s")
-
-
-class Workers:
-    """Where a command's runs go: ``jobs`` local processes, or a Dask ``client``'s cluster."""
-
-    def __init__(self, jobs: int, client=None):
-        from ..orchestration import cluster
-
-        self.client = client
-        self.jobs = cluster.threads(client) if client else jobs  # recorded as the run's processes
-        self.what = "Dask worker threads" if client else "processes"
-
-    def execute(self, lay, one_core=None):
-        """``runner.run``'s execute: None for local processes, else Dask tasks (sized from one core's seconds)."""
-        if self.client is None:
-            return None
-        from ..orchestration import cluster
-
-        return cluster.executor(self.client, cluster.shard_seconds(lay, one_core))
-
-
-@contextlib.contextmanager
-def workers(dask, jobs: int):
-    """Workers for a whole command: one Dask client for every run, if ``dask`` ((scheduler, local workers)) asks."""
-    if dask is None:
-        yield Workers(jobs)
-        return
-    from ..orchestration import cluster
-
-    with cluster.connect(*dask) as client:
-        yield Workers(jobs, client)

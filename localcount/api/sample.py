@@ -2,7 +2,7 @@
 ``run_sample``.
 
 The command line's ``sample`` is ``run_sample`` with its options.  It is
-the count's machinery (``counting.run_options`` and ``run_layout``) with the sample's
+the count's machinery (``counting.run_options`` and ``orchestration.launch.launch``) with the sample's
 layout (``engines.sample``): short samples run in this process, long ones
 (or asked for a checkpoint or a fresh start) are sharded over worker
 processes and checkpointed, so an interrupted sample resumes.  Every shard
@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 
 from ..util.errors import UsageError, usage_errors
 from ..util.messages import say
-from .counting import Enumeration, check_jobs, run_layout, run_options
+from .counting import check_jobs, run_options
 
 
 @dataclass(frozen=True)
 class SampleRun:
-    """How a sample went: its ``engines.sample.layout.Sample``, and the run (``counting.Enumeration``), whose
+    """How a sample went: its ``engines.sample.layout.Sample``, and the run (``orchestration.launch.Enumeration``), whose
     time, workers and checkpoint the properties read."""
 
     sample: object  # engines.sample.layout.Sample
-    run: Enumeration = field(repr=False)
+    run: object = field(repr=False)  # orchestration.launch.Enumeration
 
     seconds = property(lambda self: self.run.seconds, doc="Wall seconds of the run.")
     where = property(lambda self: f"{self.run.workers} {self.run.what}", doc="E.g. '1 thread' or '2 processes'.")
@@ -52,9 +52,10 @@ def sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 1
 def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int = 10_000, seed: int = 0,
                nodes: int = 0, **options) -> SampleRun:  # fmt: skip
     """``sample`` and how the run went (``SampleRun``).  How it runs (``jobs``, ``checkpoint_dir``,
-    ``progress``, ``fresh``, ``log``): the count's ``counting.run_options`` and ``run_layout``; UsageError (one line naming
+    ``progress``, ``fresh``, ``log``): the count's ``counting.run_options`` and ``orchestration.launch``; UsageError (one line naming
     the argument) for values it cannot take."""
     from ..engines import registry
+    from ..orchestration.launch import launch
 
     if options.get("shard") or options.get("scheduler") or options.get("dask_local"):
         raise UsageError("a sample runs on this machine's processes: no --shard, --scheduler or --dask-local")
@@ -69,7 +70,7 @@ def run_sample(n: int, m: int | None = None, *, density: float = 0.5, count: int
     how = run_options(n, m, sized=sized, **options)
     with usage_errors():
         lay = registry.engine("sample").make(how.n, how.m, density, count, seed, nodes)
-    out = run_layout(lay, how)
+    out = launch(lay, how)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
     return SampleRun(out.layout.finish(out.total), out)

@@ -1,7 +1,7 @@
 """Measures beyond the count from Python: ``stats`` (uniqueness, difficulty, stuck grids) and ``run_stats``.
 
 The command line's ``stats`` is ``run_stats`` with its options.  It is the
-count's enumeration (``counting.run_options`` and ``run_layout``) with the stats layout:
+count's enumeration (``counting.run_options`` and ``orchestration.launch.launch``) with the stats layout:
 short runs (sizes up to ``tuning.NO_ESTIMATE_CELLS`` cells, or expected to take less
 than a second) run in this process, longer ones (or asked for a checkpoint,
 a fresh start or Dask) are sharded and checkpointed under the same keys as
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..util.errors import usage_errors
 from ..util.messages import say
-from .counting import run_layout, run_options
+from .counting import run_options
 
 #: ``path`` and ``symmetry`` choices (``engines.stats.prepare.PATHS``; the stats kernel's groups).
 PATHS = ("rows", "transposed")
@@ -112,8 +112,9 @@ def run_stats(
     """``stats`` and how the run went (``StatsRun``); ``path`` rows or transposed and ``symmetry`` flips or none
     are independent code paths; ``depth``: shards fix the clues of this many rows.  How it runs (``jobs``,
     ``checkpoint_dir``, ``progress``, ``fresh``, ``scheduler``, ``dask_local``, ``log``): the count's
-    ``counting.run_options`` and ``run_layout``."""
+    ``counting.run_options`` and ``orchestration.launch``."""
     from ..engines import registry
+    from ..orchestration.launch import launch
 
     if options.get("max_seconds") is not None:
         from ..util.errors import UsageError
@@ -122,7 +123,7 @@ def run_stats(
     how = run_options(n, m, **options)
     with usage_errors():
         lay = registry.engine("stats").make(how.n, how.m, depth, path, symmetry, variant)
-    out = run_layout(lay, how)
+    out = launch(lay, how)
     if out.feedback.notices and out.computed < out.shards:
         say(f"{out.shards - out.computed} of {out.shards} shards from the checkpoint {out.checkpoint}")
     measures = out.layout.finish(out.total)

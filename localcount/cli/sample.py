@@ -3,7 +3,7 @@
 stdout gets the simple fraction with its 95 % interval and the steps
 histogram (or, with ``--json``, one JSON object); progress and a summary go
 to stderr.  As for the count (the same machinery,
-``api.counting.run_layout``), samples expected to take a second or
+``orchestration.launch.launch``), samples expected to take a second or
 more (or given ``--checkpoint-dir`` / ``--fresh``) are split into shards of
 1000 grids run by worker processes and recorded in a checkpoint: the same
 command resumes after any stop.  Exit status: 0 done, 1 a checkpoint problem

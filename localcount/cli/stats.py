@@ -2,7 +2,7 @@
 
 stdout gets a small table (or, with ``--json``, one JSON object); progress
 and a summary go to stderr.  As for the plain count (the same enumeration,
-``api.counting.run_layout``), runs expected to take a second or more
+``orchestration.launch.launch``), runs expected to take a second or more
 (or given ``--checkpoint-dir`` / ``--fresh``) are split into shards counted
 by worker processes and recorded in a checkpoint: the same command resumes
 after any stop.  Exit status as for the count: 0 done,

@@ -25,13 +25,12 @@ import time
 
 from .. import tuning
 from ..api.counting import check_jobs
-from ..api.feedback import workers
 from ..clues import check_variant
 from ..engines import registry
 from ..engines.base import check_size
 from ..engines.stats.measures import InconsistentStats
 from ..orchestration.checkpoint import CheckpointError, default_dir, work_and_machines
-from ..orchestration.cluster import ClusterError
+from ..orchestration.cluster import ClusterError, workers
 from ..orchestration.runner import Stopped, run, setup_logging
 from ..results import publish, records
 from ..util import cores

@@ -17,6 +17,9 @@ A shard that comes back twice is checked against its record and never added
 twice (``runner.Tally``).  Only a window of tasks is in flight (a few per
 worker thread), so 7×7's 2^20 shards never sit in the scheduler at once.
 
+``workers`` opens where a command's shards go: its ``jobs`` local processes, or one Dask client for the
+whole command; ``Workers.execute`` is what ``runner.run`` computes the shards with.
+
 ``dask[distributed]`` is an optional extra (``pip install 'localcount[dask]'``).
 """
 
@@ -110,6 +113,31 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     with client:
         yield client
+
+
+class Workers:
+    """Where a command's runs go: ``jobs`` local processes, or a Dask ``client``'s cluster."""
+
+    def __init__(self, jobs: int, client=None):
+        self.client = client
+        self.jobs = threads(client) if client else jobs  # recorded as the run's processes
+        self.what = "Dask worker threads" if client else "processes"
+
+    def execute(self, lay, one_core=None):
+        """``runner.run``'s execute: None for local processes, else Dask tasks (sized from one core's seconds)."""
+        if self.client is None:
+            return None
+        return executor(self.client, shard_seconds(lay, one_core))
+
+
+@contextlib.contextmanager
+def workers(dask, jobs: int):
+    """Workers for a whole command: one Dask client for every run, if ``dask`` ((scheduler, local workers)) asks."""
+    if dask is None:
+        yield Workers(jobs)
+        return
+    with connect(*dask) as client:
+        yield Workers(jobs, client)
 
 
 def threads(client) -> int:

@@ -66,6 +66,7 @@ class RunOutcome:
     path: str  # the checkpoint file
     warnings: list
     left: int = 0  # shards of the group still missing: the run stopped on its budget (``max_seconds``)
+    sample: object = None  # ``verify.Comparison``: the watched sample against its twin's records at the end
 
 
 def _die_with_parent() -> None:
@@ -125,7 +126,8 @@ def run(
     to end by the budget's deadline; the outcome's ``left`` says how many are
     still missing.  ``only``: these shards of the group, not all of them
     (a sample to recount).  ``watch(shard, value)`` is called after each
-    shard is recorded (``verify.Watch``); what it raises stops the run.
+    shard is recorded (``verify.Watch``); what it raises stops the run; its
+    ``end()`` at the run's end is the outcome's ``sample``.
     """
     with Checkpoint(directory, lay) as ckpt:
         done = ckpt.open(fresh=fresh)
@@ -146,15 +148,14 @@ def run(
         if todo:
             if execute is None and lay.in_parent:
                 jobs, execute = 1, _run_here
-            session = _session(lay, jobs, execute)
-            execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
-            tally = Tally(lay, ckpt, done, progress, grids, budget, watch)
-            if budget is not None:
-                budget.prepare(lay, done)
-                todo = _Budgeted(todo, budget)
             try:
                 try:
-                    ckpt.note_session(session)
+                    ckpt.note_session(_session(lay, jobs, execute))
+                    execute = execute or (lambda lay, todo, tally: _run_pool(lay, todo, jobs, tally))
+                    tally = Tally(lay, ckpt, done, progress, grids, budget, watch)
+                    if budget is not None:
+                        budget.prepare(lay, done)
+                        todo = _Budgeted(todo, budget)
                     execute(lay, todo, tally)
                 except OSError as err:  # e.g. the disk is full: the records so far are safe
                     raise Stopped(f"cannot write the checkpoint: {err.strerror or err}") from err
@@ -165,7 +166,9 @@ def run(
         present = [s for s in shards if s in done]
         total = lay.add(done[s].count for s in present)
         computed = len(todo) - (len(shards) - len(present))
-        return RunOutcome(total, len(shards), computed, str(ckpt.path), ckpt.warnings, len(shards) - len(present))
+        left = len(shards) - len(present)
+        sample = None if watch is None else watch.end()
+        return RunOutcome(total, len(shards), computed, str(ckpt.path), ckpt.warnings, left, sample)
 
 
 def _session(lay, jobs: int, execute=None) -> Session:

@@ -18,7 +18,8 @@ by other code (the CPU kernel rather than the CUDA one).
   later anywhere.
 * **Compared** (``compare``): every sample shard recorded by both; ``check`` raises ``Disagreement``,
   naming the shard and both keys, if any differ.  The count command checks before it counts a shard,
-  after each sample shard it records, and at its end: any disagreement stops the campaign.
+  after each sample shard it records, and at its end (``watch``, the runner's ``Watch``): any disagreement
+  stops the campaign.
 
 Imports ``engines.base``/``engines.registry`` (the twin), ``checkpoint`` and ``util``.
 """
@@ -120,8 +121,9 @@ def fix_sample(lay, directory) -> list:
     shards = read_sample(path, lay)
     if shards is None:
         shards = draw(lay)
+        other = twin(lay)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, format_sample(lay, shards, twin(lay).key))
+        write_atomic(path, format_sample(lay, shards, other.key))
     return shards
 
 
@@ -191,11 +193,27 @@ def check(lay, directory, sample: list | None = None) -> Comparison:
     return out
 
 
+def watch(lay, directory):
+    """A run's sample watch (``Watch``), for an engine whose shards another recounts (``Layout.verified_by``, the
+    GPU's): its sample fixed in ``directory`` before the first shard is counted and checked against the twin's
+    records now; None for the others."""
+    if not lay.verified_by:
+        return None
+    sample = fix_sample(lay, directory)
+    check(lay, directory, sample)
+    return Watch(lay, directory, sample)
+
+
 class Watch:
-    """During a run: after each sample shard it records, compare it with the twin's record, if there is one yet."""
+    """During a run: after each sample shard it records, compare it with the twin's record, if there is one yet;
+    at its end (``end``) the whole sample again (the twin may have recorded more while it ran)."""
 
     def __init__(self, lay, directory, sample: list):
         self.lay, self.directory, self.sample = lay, directory, set(sample)
+
+    def end(self) -> Comparison:
+        """The sample against the twin's records now (``check``: ``Disagreement`` if a shard differs)."""
+        return check(self.lay, self.directory, sorted(self.sample))
 
     def __call__(self, shard: int, value) -> None:
         if shard not in self.sample:
