@@ -107,7 +107,7 @@ def count_runners(n: int, m: int, every: int, settings: list) -> tuple:
     p = grid_count.plan(n, m)
     ctx = grid_count.context(n, m, specialized=True, kernel="lanes")  # the kernels below are lanes kernels
     group = GROUP_IDS[symmetry_group(n, m, True)]
-    entry = "count_shard_square" if group == GROUP_IDS["square"] else "count_shard"
+    entry = "kernel_shard_square" if group == GROUP_IDS["square"] else "kernel_shard"
     kernels = [getattr(count_kernel(n, m, s), entry) for s in [None, *settings]]
 
     def runner(k):

@@ -31,19 +31,19 @@ from localcount.orchestration.runner import run
     (2, 2, "square"), (3, 3, "square"), (4, 4, "square"), (5, 5, "square"), (6, 6, "square"), (3, 5, "none"),
 ])  # fmt: skip
 def test_representatives_are_the_cpu_kernels_border_by_border(n, m, group):
-    from localcount.engines.grid.kernel import _representatives
+    from localcount.engines.grid.kernel import representatives
 
     mine = enumeration.representatives(n, m, group)
-    assert np.array_equal(mine, _representatives(enumeration.border_bits(n, m, group), n, m, GROUP_IDS[group]))
+    assert np.array_equal(mine, representatives(enumeration.border_bits(n, m, group), n, m, GROUP_IDS[group]))
 
 
 @pytest.mark.parametrize("n,m,bits", [(4, 4, 4), (4, 4, 14), (5, 5, 13), (3, 5, 15), (5, 3, 7), (1, 9, 3)])
 def test_shard_work_is_the_cpu_kernels_representatives_times_the_indices_under_each(n, m, bits):
-    from localcount.engines.grid.kernel import _representatives
+    from localcount.engines.grid.kernel import representatives
 
     gpu = GpuLayout.make(n, m, bits=bits)
     border = n * m - enumeration.low_bits(n, m, gpu.symmetry)
-    reps = _representatives(border, n, m, GROUP_IDS[gpu.symmetry]).astype(np.int64)
+    reps = representatives(border, n, m, GROUP_IDS[gpu.symmetry]).astype(np.int64)
     if bits <= border:  # whole borders a shard
         expected = reps.reshape(1 << bits, -1).sum(axis=1) << (n * m - border)
     else:  # a part of one border a shard

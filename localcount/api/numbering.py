@@ -425,7 +425,7 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     """
     import numpy as np
 
-    from ..engines.enumeration import border_code, border_rows
+    from ..engines.enumeration import border_code, border_values
     from ..engines.grid.count import count_shards, plan
     from ..engines.numbering.prepare import mirror
 
@@ -435,7 +435,7 @@ def first_row_counts(n: int, m: int, variant: str = "nonogram"):
     order = np.random.default_rng(0).permutation(len(shards))  # the borders that count are the low ones: spread them
     values = np.zeros(len(shards), np.int64)
     values[order] = count_shards(plan(n, m, shard_bits=2 * m), shards[order], "flips", variant=variant)
-    a, b = border_rows(shards, n, m)  # a shard of 2m bits is one border: row 0 and row n-1
+    a, b = border_values(shards, n, m)  # a shard of 2m bits is one border: row 0 and row n-1
     ra, rb = mirror(a, m, 1), mirror(b, m, 1)
     images = np.stack([shards, border_code(b, a, n, m), border_code(ra, rb, n, m), border_code(rb, ra, n, m)])
     rep = images.min(axis=0)

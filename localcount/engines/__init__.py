@@ -3,7 +3,7 @@
 * ``base`` — the interface every engine's layout provides, size checks, symmetry group ids;
 * ``registry`` — the engines by name, checkpoint keys to layouts, and the one policy that
   chooses the engine and paths for a size (count command, ``table``, scripts);
-* ``enumeration`` — the general kernel's index layout and orbit representatives in numpy: which
+* ``enumeration`` — the general kernel's index order and orbit representatives in numpy: which
   borders are counted and the work of each shard, for planning without a compiled kernel;
 * ``codegen`` — source generators (strings, nothing compiled) for local logic in lockstep: the
   statements the grid, stats and numbering engines' generated kernels propagate with, and their modules'

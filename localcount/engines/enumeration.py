@@ -1,21 +1,25 @@
-"""The enumeration index layout, stated once; and the general kernel's enumeration in numpy: which index bits
+"""The enumeration index order, stated once; and the general kernel's enumeration in numpy: which index bits
 are the border, which borders are counted.
 
-The index layout (most significant bits first, so that the border is in the high bits; proved exact in
+The index order (most significant bits first, so that the border is in the high bits; proved exact in
 ``engines.grid.kernel``'s module doc) is stated here and nowhere else, by the integer functions below:
 
-* the rows layout (symmetry groups none and flips), ``row_shift`` and ``rows_low_bits``: row 0, then row
-  n-1, then rows 1 .. n-2, each row's m cells with bit c = cell c; the border is row 0 and row n-1
-  (``border_rows`` and ``border_code``: a border code's two rows and back);
-* the square's layout (its group, n = m >= 2), ``square_border_shifts``, ``square_interior_shift`` and
-  ``square_interior_bits``: the border code (the top row, the bottom row, the left and the right column),
-  then the (n-2)² interior cells, row n-2 first.
+* the rows order (symmetry groups none and flips), ``border_rows``, ``row_shift`` and ``rows_low_bits``: row 0,
+  then row n-1, then rows 1 .. n-2, each row's m cells with bit c = cell c; the border is row 0 and row n-1
+  (``border_values`` and ``border_code``: a border code's two rows and back);
+* the square's order (its group, n = m >= 2), ``square_border_shifts``, ``square_edge_shifts``,
+  ``square_border_row``, ``square_interior_shift``, ``square_interior_bits`` and ``square_row``: the border
+  code (the top row, the bottom row, the left and the right column), then the (n-2)² interior cells, row n-2
+  first;
+* which order a symmetry group uses, ``border_low`` (by the group's id, ``engines.base.GROUP_IDS``);
+* the weight of a border, ``orbit_weight``: its orbit's size if it is the least of its orbit, else 0.
 
 They are plain integer arithmetic (no numpy, no numba), so that every consumer reads the one statement:
-numpy here, numba's CPU kernel (``engines.grid.kernel`` jits them), the generated per-size kernels
+numpy here, numba's CPU kernel (``engines.grid.kernel`` jits them: ``compiled``), the generated per-size kernels
 (``engines.grid.specialize`` calls them and writes the numbers into its source) and the GPU kernels
-(``engines.gpu.kernel`` computes its constants with them).  A change of layout is an edit here; the tests
-(``tests/test_enumeration_layout.py``) decode indices by each consumer against a naive statement.
+(``engines.gpu.kernel`` computes its constants with them and compiles them as device functions).  A change of
+order is an edit here; the tests (``tests/test_index_order.py``) decode indices by each consumer against a
+naive statement.
 
 The top ``border_bits`` bits of an index are its border; a border is counted (weight > 0) only if it is the
 least of its orbit under the group: for the flips the least border code, for the square the least grid mask
@@ -23,20 +27,30 @@ least of its orbit under the group: for the flips the least border code, for the
 work of each shard, ``shard_work``) needs no compiled kernel: ``status`` and ``--max-seconds`` read it.  The
 tests compare ``representatives`` with the CPU kernel's own, border by border.
 
-Imports numpy and ``tuning``.
+Imports numpy, ``tuning`` and ``engines.base`` (the group ids).
 """
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from .. import tuning
+from .base import GROUP_IDS
 
-# --- the index layout: the one statement of it (plain ints, so that numba can compile these too) ---
+# --- the index order: the one statement of it (plain ints, so that numba can compile these too) ---
+
+SQUARE = GROUP_IDS["square"]
+
+
+def border_rows(n):
+    """The rows order: the rows of the border, most significant first (row 0, then row n-1; with n = 1 row 0)."""
+    return (0, n - 1) if n >= 2 else (0,)
 
 
 def row_shift(r, n, m):
-    """The rows layout (groups none and flips): shift in the index of row r's m cells (bit c = cell c).
+    """The rows order (groups none and flips): shift in the index of row r's m cells (bit c = cell c).
 
     Row 0, then row n-1, then rows 1 .. n-2, most significant first; with n = 1 the one row is at 0."""
     if r == 0:
@@ -47,51 +61,109 @@ def row_shift(r, n, m):
 
 
 def rows_low_bits(n, m):
-    """The rows layout: index bits below the border (row 0 and row n-1), which rows 1 .. n-2 fill."""
+    """The rows order: index bits below the border (row 0 and row n-1), which rows 1 .. n-2 fill."""
     if n >= 2:
         return (n - 2) * m
     return 0
 
 
-def border_rows(code, n, m):
-    """The rows layout (n >= 2): (row 0, row n-1) of a border code (an index's top bits, ``border_bits``), each row's
-    m cells with bit c = cell c; ints or numpy arrays."""
+def border_values(code, n, m):
+    """The rows order: (row 0, row n-1) of a border code (an index's top bits, ``border_bits``), each row's m cells
+    with bit c = cell c; ints or numpy arrays (with n = 1 both are the one row)."""
     low, full = rows_low_bits(n, m), (1 << m) - 1
     return (code >> (row_shift(0, n, m) - low)) & full, (code >> (row_shift(n - 1, n, m) - low)) & full
 
 
 def border_code(top, bottom, n, m):
-    """The rows layout (n >= 2): the border code of row 0 ``top`` and row n-1 ``bottom`` (``border_rows``' inverse)."""
+    """The rows order: the border code of row 0 ``top`` and row n-1 ``bottom`` (``border_values``' inverse)."""
     low = rows_low_bits(n, m)
     return (top << (row_shift(0, n, m) - low)) | (bottom << (row_shift(n - 1, n, m) - low))
 
 
 def square_interior_bits(n):
-    """The square's layout (n >= 2): index bits below the border, its (n-2)² interior cells."""
+    """The square's order (n >= 2): index bits below the border, its (n-2)² interior cells."""
     return (n - 2) * (n - 2)
 
 
 def square_border_shifts(n):
-    """The square's layout (n >= 2): shifts of (top row, bottom row, left column, right column) in the border code
+    """The square's order (n >= 2): shifts of (top row, bottom row, left column, right column) in the border code
     (the index shifted right by ``square_interior_bits(n)``).
 
-    The rows hold n cells (bit c = column c), the columns the n-2 cells of rows 1 .. n-2 (bit r-1 = row r);
+    The rows hold n cells (bit c = column c), the columns the n-2 cells of rows 1 .. n-2 (``square_edge_shifts``);
     the top row is the most significant."""
     side = n - 2
     return 2 * side + n, 2 * side, side, 0
 
 
+def square_edge_shifts(r, n):
+    """The square's order: shifts in the border code of row r's cells in column 0 and column n-1 (r in 1 .. n-2):
+    bit r-1 of the left and of the right column."""
+    _, _, at_left, at_right = square_border_shifts(n)
+    return at_left + r - 1, at_right + r - 1
+
+
+def square_border_row(border, r, n):
+    """The square's order: row r's cells on the border (bit c = column c) from a border code: the top and the
+    bottom row whole, the rows between their cells in column 0 and column n-1."""
+    if r == 0 or r == n - 1:
+        at_top, at_bottom, _, _ = square_border_shifts(n)
+        return (border >> (at_top if r == 0 else at_bottom)) & ((1 << n) - 1)
+    at_left, at_right = square_edge_shifts(r, n)
+    return ((border >> at_left) & 1) | (((border >> at_right) & 1) << (n - 1))
+
+
 def square_interior_shift(r, n):
-    """The square's layout: shift in the index of row r's interior cells (r in 1 .. n-2; its n-2 cells of columns
+    """The square's order: shift in the index of row r's interior cells (r in 1 .. n-2; its n-2 cells of columns
     1 .. n-2, bit c-1 = column c), row n-2 most significant."""
     return (r - 1) * (n - 2)
 
 
-def low_bits(n: int, m: int, group: str) -> int:
-    """Index bits below the border: the interior of a square (its group), else rows 1 .. n-2."""
-    if group == "square":
+def square_row(index, r, n):
+    """The square's order: row r (bit c = column c) of the grid at an index: its border cells, and between
+    them its interior cells."""
+    row = square_border_row(index >> square_interior_bits(n), r, n)
+    if r == 0 or r == n - 1:
+        return row
+    return row | (((index >> square_interior_shift(r, n)) & ((1 << (n - 2)) - 1)) << 1)
+
+
+def border_low(n, m, group):
+    """Index bits below the border for a symmetry group's id (``GROUP_IDS``): the interior of a square in the
+    square's order for its group, else rows 1 .. n-2 in the rows order."""
+    if group == SQUARE:
         return square_interior_bits(n)
     return rows_low_bits(n, m)
+
+
+def orbit_weight(code, images):
+    """The weight of a border: its orbit's size if it is its orbit's least, else 0.
+
+    ``images``: the border's images under every element of the group, the identity's too, compared as ``code``
+    is (a border code for the flips, a grid mask for the square).  The orbit's size is the group's over the
+    images equal to the border (orbit-stabiliser).  Plain arithmetic: numba compiles it for scalars, and numpy
+    runs it on arrays of borders."""
+    least = True
+    fixed = 0
+    for image in images:
+        least = least & (image >= code)
+        fixed = fixed + (image == code)
+    return least * (len(images) // fixed)
+
+
+def compiled(jit, names) -> dict:
+    """The functions ``names`` of this module compiled by ``jit`` (``numba.njit(cache=True)``,
+    ``cuda.jit(device=True)``), by name; where they call each other they call the compiled ones, so ``names``
+    must hold every function that one of them calls."""
+    namespace = dict(globals())
+    for name in names:
+        f = globals()[name]
+        namespace[name] = jit(types.FunctionType(f.__code__, namespace, name, f.__defaults__, f.__closure__))
+    return {name: namespace[name] for name in names}
+
+
+def low_bits(n: int, m: int, group: str) -> int:
+    """Index bits below the border for a group's name: ``border_low``."""
+    return border_low(n, m, GROUP_IDS[group])
 
 
 def border_bits(n: int, m: int, group: str) -> int:
@@ -109,31 +181,21 @@ def _reversed(length: int) -> np.ndarray:
 
 
 def _flips(codes: np.ndarray, n: int, m: int) -> np.ndarray:
-    """True where a border code (row 0 and row n-1 as ``row_shift`` places them; row 0 alone if n = 1) is its
-    orbit's least."""
+    """True where a border code (row 0 and row n-1 as ``row_shift`` places them; row 0 alone if n = 1, which the
+    upside-down flip keeps) is its orbit's least."""
     rev = _reversed(m)
-    if n == 1:
-        return rev[codes] >= codes
-    a, b = border_rows(codes, n, m)
-    images = (border_code(b, a, n, m), border_code(rev[a], rev[b], n, m), border_code(rev[b], rev[a], n, m))
-    return np.logical_and.reduce([image >= codes for image in images])
+    a, b = border_values(codes, n, m)
+    images = (codes, border_code(b, a, n, m), border_code(rev[a], rev[b], n, m), border_code(rev[b], rev[a], n, m))
+    return orbit_weight(codes, images) > 0
 
 
 def _square(codes: np.ndarray, n: int) -> np.ndarray:
     """True where a square's border code is its orbit's least under the 8 symmetries, compared as grid masks."""
-    side = n - 2
-    at_top, at_bottom, at_left, at_right = square_border_shifts(n)
-
-    def part(shift, width):
-        return (codes >> np.uint64(shift)) & np.uint64((1 << width) - 1)
-
-    top, bottom, left, right = part(at_top, n), part(at_bottom, n), part(at_left, side), part(at_right, side)
-    # the four sides as n-bit lines: rows by column (bit c), columns by row (bit r), corners in both
     one = np.uint64(1)
-    col_left = (top & one) | (left << one) | ((bottom & one) << np.uint64(n - 1))
-    col_right = (
-        ((top >> np.uint64(n - 1)) & one) | (right << one) | (((bottom >> np.uint64(n - 1)) & one) << np.uint64(n - 1))
-    )
+    rows = [square_border_row(codes, r, n) for r in range(n)]
+    # the four sides as n-bit lines: rows by column (bit c), columns by row (bit r), corners in both
+    col_left = np.bitwise_or.reduce([(row & one) << np.uint64(r) for r, row in enumerate(rows)])
+    col_right = np.bitwise_or.reduce([((row >> np.uint64(n - 1)) & one) << np.uint64(r) for r, row in enumerate(rows)])
     rev = _reversed(n)
     # a column's middle bits r (1 .. n-2) spread to grid bits r·n (left) and r·n + n-1 (right)
     values = np.arange(1 << n, dtype=np.uint64)
@@ -144,12 +206,8 @@ def _square(codes: np.ndarray, n: int) -> np.ndarray:
     def mask(t, b, lft, rgt):
         return t | (b << np.uint64((n - 1) * n)) | spread[lft] | (spread[rgt] << np.uint64(n - 1))
 
-    grid = mask(top, bottom, col_left, col_right)
-    sides = (top, bottom, col_left, col_right)
-    least = np.ones(codes.shape, bool)
-    for image in _images(sides, rev):
-        least &= mask(*image) >= grid
-    return least
+    sides = (rows[0], rows[n - 1], col_left, col_right)
+    return orbit_weight(mask(*sides), [mask(*image) for image in [sides, *_images(sides, rev)]]) > 0
 
 
 def _images(sides: tuple, rev: np.ndarray) -> list:

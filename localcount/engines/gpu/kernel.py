@@ -2,11 +2,11 @@
 
 No I/O here, and no checks of sizes but the variant's own (``count.py`` and ``layout.py`` check them).  The
 enumeration index, the symmetry groups and their weights are the general kernel's (``engines.grid.kernel``,
-whose module doc proves the reduction).  The index layout is stated in ``engines.enumeration`` (NONE and FLIPS:
-the rows layout; SQUARE: the square's): its integer functions give the constants the kernels are built with
-(``_rows_loader``) and are compiled as device functions for the weights and the rows.  A border's weight is its
-orbit's size if it is the least of its orbit, else 0, and the count is the sum of weight × solved over the
-indices.  Written again here for the device (device functions cannot call CPU kernels), and checked against the
+whose module doc proves the reduction).  The index order is stated in ``engines.enumeration`` (NONE and FLIPS:
+the rows order; SQUARE: the square's; ``border_low``): its integer functions give the constants the kernels are
+built with (``rows_loader``) and are compiled as device functions for the weights and the rows.  A border's
+weight is its orbit's size if it is the least of its orbit, else 0 (``enumeration.orbit_weight``), and the count
+is the sum of weight × solved over the indices.  Written again here for the device (device functions cannot call CPU kernels), and checked against the
 CPU engines and ``tests/naive.py`` in numba's CUDA simulator.
 
 Thread mapping: a launch covers 2^inner indices (one shard); thread t takes indices
@@ -50,8 +50,9 @@ import numpy as np
 from numba import cuda, uint16, uint64
 
 from .. import enumeration
+from ..base import GROUP_IDS
 
-NONE, FLIPS, SQUARE = 0, 1, 2  # engines.base.GROUP_IDS
+NONE, FLIPS, SQUARE = GROUP_IDS["none"], GROUP_IDS["flips"], GROUP_IDS["square"]  # symmetry groups
 #: Threads per block where the tables take at most 48 KiB of shared memory (``count.block_threads``).
 THREADS = 128
 #: Most lines a size may have in one direction (the GPU layout's limit).
@@ -65,11 +66,15 @@ LANE_CHOICES = (1, 2, 4)
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
-# The enumeration index layout, as engines.enumeration states it (plain integer functions compiled for the device).
-_row_shift = cuda.jit(device=True)(enumeration.row_shift)
-_rows_low_bits = cuda.jit(device=True)(enumeration.rows_low_bits)
-_square_border_shifts = cuda.jit(device=True)(enumeration.square_border_shifts)
-_square_interior_shift = cuda.jit(device=True)(enumeration.square_interior_shift)
+# The enumeration index order, as engines.enumeration states it (plain integer functions compiled for the device).
+_ORDER = enumeration.compiled(
+    cuda.jit(device=True),
+    ("row_shift", "rows_low_bits", "square_border_shifts", "square_edge_shifts", "square_border_row",
+     "square_interior_shift", "orbit_weight"),
+)  # fmt: skip
+_row_shift, _rows_low_bits, _orbit_weight = _ORDER["row_shift"], _ORDER["rows_low_bits"], _ORDER["orbit_weight"]
+_square_edge_shifts, _square_border_row = _ORDER["square_edge_shifts"], _ORDER["square_border_row"]
+_square_interior_shift = _ORDER["square_interior_shift"]
 
 
 @cuda.jit(device=True, inline=True)
@@ -88,13 +93,9 @@ def _reverse(x, length):
 
 
 @cuda.jit(device=True)
-def _border_weight(border, n, m):
-    """Orbit size of a border (row 0, row n-1) under the flips if it is the least of its orbit, else 0."""
-    if n == 1:
-        rev = _reverse(border, m)
-        if rev < border:
-            return 0
-        return 1 if rev == border else 2
+def border_weight(border, n, m):
+    """Orbit size of a border (row 0, row n-1) under the flips if it is the least of its orbit, else 0 (with
+    n = 1 the one row: the upside-down flip keeps it)."""
     low = _rows_low_bits(n, m)
     at_top = uint64(_row_shift(0, n, m) - low)
     at_bottom = uint64(_row_shift(n - 1, n, m) - low)
@@ -105,32 +106,22 @@ def _border_weight(border, n, m):
     k_v = (b << at_top) | (a << at_bottom)
     k_h = (ra << at_top) | (rb << at_bottom)
     k_vh = (rb << at_top) | (ra << at_bottom)
-    if k_v < border or k_h < border or k_vh < border:
-        return 0
-    fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
-    return 4 // fixed
+    return _orbit_weight(border, (border, k_v, k_h, k_vh))
 
 
 @cuda.jit(device=True)
-def _square_border_mask(border, n):
-    """The border code of an n×n square (the square's layout, ``engines.enumeration``) as a Grid mask (bit r*n + c)."""
-    side = n - 2
-    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
-    right = (border >> uint64(at_right)) & _mask(side)
-    left = (border >> uint64(at_left)) & _mask(side)
-    bottom = (border >> uint64(at_bottom)) & _mask(n)
-    top = (border >> uint64(at_top)) & _mask(n)
-    grid = top | (bottom << uint64((n - 1) * n))
-    for r in range(1, n - 1):
-        grid |= ((left >> uint64(r - 1)) & uint64(1)) << uint64(r * n)
-        grid |= ((right >> uint64(r - 1)) & uint64(1)) << uint64(r * n + n - 1)
+def square_border_mask(border, n):
+    """The border code of an n×n square (the square's order, ``engines.enumeration``) as a Grid mask (bit r*n + c)."""
+    grid = uint64(0)
+    for r in range(n):
+        grid |= uint64(_square_border_row(border, r, n)) << uint64(r * n)
     return grid
 
 
 @cuda.jit(device=True)
-def _square_weight(border, n):
+def square_weight(border, n):
     """Orbit size of a square's border under its 8 symmetries if it is the least of its orbit, else 0."""
-    grid = _square_border_mask(border, n)
+    grid = square_border_mask(border, n)
     images = cuda.local.array(8, uint64)
     for k in range(8):
         images[k] = uint64(0)
@@ -146,12 +137,7 @@ def _square_weight(border, n):
                         y = b if f < 2 else n - 1 - b
                         images[k] |= uint64(1) << uint64(x * n + y)
                         k += 1
-    fixed = 0
-    for k in range(8):
-        if images[k] < grid:
-            return 0
-        fixed += images[k] == grid
-    return 8 // fixed
+    return _orbit_weight(grid, images)
 
 
 def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1):
@@ -172,7 +158,7 @@ def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1
 @functools.cache
 def _count_kernel(n: int, m: int, group: int, place: str, lanes: int):
     """``count_kernel``'s kernel, built from device functions each specialised to these arguments."""
-    load_rows = _rows_loader(n, m, group)
+    load_rows = rows_loader(n, m, group)
     solved = _solver(n, m)
     solved_lanes = _lanes_solver(n, m, lanes)
     count_stretch = _stretch_counter(n, m, group, lanes, load_rows, solved, solved_lanes)
@@ -190,13 +176,13 @@ def _part_mask(shift: int, bits: int, word_bits: int) -> np.uint64:
     return _ALL if shift + bits >= word_bits else np.uint64((1 << bits) - 1)
 
 
-def _rows_loader(n: int, m: int, group: int):
-    """Device function ``load_rows(index, rows, at)`` for n×m and the group's index layout (``engines.enumeration``:
-    the square's for SQUARE, else the rows layout), its shifts and masks constants of the compiled code."""
+def rows_loader(n: int, m: int, group: int):
+    """Device function ``load_rows(index, rows, at)`` for n×m and the group's index order (``engines.enumeration``:
+    the square's for SQUARE, else the rows order), its shifts and masks constants of the compiled code."""
     N, M, GROUP = n, m, group
     MASK_M, MASK_N = _line_constants(n, m)[:2]
     if group == SQUARE:
-        SIDE, INNER, CODE = n - 2, enumeration.square_interior_bits(n), enumeration.border_bits(n, n, "square")
+        SIDE, INNER, CODE = n - 2, enumeration.border_low(n, n, group), enumeration.border_bits(n, n, "square")
         AT_TOP, AT_BOTTOM, AT_LEFT, AT_RIGHT = enumeration.square_border_shifts(n)
         MASK_TOP, MASK_BOTTOM = _part_mask(AT_TOP, n, CODE), _part_mask(AT_BOTTOM, n, CODE)
         MASK_LEFT, MASK_RIGHT = _part_mask(AT_LEFT, SIDE, CODE), _part_mask(AT_RIGHT, SIDE, CODE)
@@ -216,10 +202,11 @@ def _rows_loader(n: int, m: int, group: int):
             rows[at] = (border >> uint64(AT_TOP)) & MASK_TOP
             for r in range(1, N - 1):
                 middle = (index >> uint64(_square_interior_shift(r, N))) & MASK_SIDE
+                edge_left, edge_right = _square_edge_shifts(r, N)
                 rows[at + r] = (
-                    ((left >> uint64(r - 1)) & uint64(1))
+                    ((left >> uint64(edge_left - AT_LEFT)) & uint64(1))
                     | (middle << uint64(1))
-                    | (((right >> uint64(r - 1)) & uint64(1)) << uint64(N - 1))
+                    | (((right >> uint64(edge_right - AT_RIGHT)) & uint64(1)) << uint64(N - 1))
                 )
         else:
             for r in range(N):
@@ -348,10 +335,10 @@ def _lanes_solver(n: int, m: int, lanes: int):
 
 def _stretch_counter(n: int, m: int, group: int, lanes: int, load_rows, solved, solved_lanes):
     """Device function ``count_stretch(base, per, count, rtab, ctab, rspread, cspread, out)``: one thread's
-    stretch of indices, border by border, from the device functions of ``_rows_loader``, ``_solver`` and
+    stretch of indices, border by border, from the device functions of ``rows_loader``, ``_solver`` and
     ``_lanes_solver``."""
     N, M, GROUP, L = n, m, group, lanes
-    LOW = enumeration.square_interior_bits(n) if group == SQUARE else enumeration.rows_low_bits(n, m)
+    LOW = enumeration.border_low(n, m, group)
     LANE_ROWS = lanes * n  # the lanes' rows, lane after lane: a local array's size
 
     @cuda.jit(device=True)
@@ -383,9 +370,9 @@ def _stretch_counter(n: int, m: int, group: int, lanes: int, load_rows, solved, 
             border = index >> uint64(LOW)
             weight = 1
             if GROUP == FLIPS:
-                weight = _border_weight(border, N, M)
+                weight = border_weight(border, N, M)
             elif GROUP == SQUARE:
-                weight = _square_weight(border, N)
+                weight = square_weight(border, N)
             # the rest of this border's indices in the stretch
             end = min(hi, ((border + uint64(1)) << uint64(LOW)) - uint64(base))
             if weight != 0:

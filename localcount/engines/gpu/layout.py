@@ -41,7 +41,7 @@ class GpuLayout(BitShards):
     #: Shards are computed in the process that holds the device, one at a time (``orchestration.runner``).
     in_parent: ClassVar[bool] = True
     #: A seeded sample of the shards is recounted by the general kernel on the CPU (``orchestration.verify``):
-    #: the same index layout and groups, so a shard's value is the same number.
+    #: the same index order and groups, so a shard's value is the same number.
     verified_by: ClassVar[str] = "grid"
     n: int
     m: int

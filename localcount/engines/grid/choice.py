@@ -154,7 +154,7 @@ def _probe_args(name: str) -> tuple:
 def _probe_kernels(names) -> dict:
     """Variant -> (serial entry point, its arguments after (shard, inner_bits, group)), compiled or loaded."""
     n, m, _, columns = PROBE
-    return {name: (specialize.module(n, m, columns, name).count_shard, _probe_args(name)) for name in names}
+    return {name: (specialize.module(n, m, columns, name).kernel_shard, _probe_args(name)) for name in names}
 
 
 def measure(names=None) -> dict:

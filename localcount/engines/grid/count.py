@@ -64,7 +64,7 @@ class Context:
 
         Separate entry points, so a size compiles only the enumeration its group uses.
         """
-        name = "count_shards" if parallel else "count_shard"
+        name = "kernel_shards" if parallel else "kernel_shard"
         return getattr(self.spec, name + "_square" if group == GROUPS["square"] else name)
 
     def spec_args(self) -> tuple:
@@ -84,7 +84,7 @@ class Context:
         return rgat, cgat, first_table(self.rtab, self.rspread, self.m)
 
     def args(self) -> tuple:
-        """Positional kernel arguments after (n, m, ...)."""
+        """The plain kernel's arguments after (n, m, shard(s), inner_bits, group): ``kernel.kernel_shard``."""
         return self.rtab, self.ctab, self.rspread, self.cspread, self.flags
 
 
@@ -181,7 +181,7 @@ def plan(n: int, m: int, shard_bits: int | None = None) -> ShardPlan:
 def count_shards(p: ShardPlan, shards, symmetry=True, parallel: bool = True, **table_opts) -> np.ndarray:
     """Weighted solvable counts of the given shards, over numba threads if ``parallel``.
 
-    A shard's count depends on the symmetry group (its index layout and
+    A shard's count depends on the symmetry group (its index order and
     weights); only the sum over all shards is the same for every group.
     """
     ctx = context(p.n, p.m, **table_opts)
@@ -191,7 +191,7 @@ def count_shards(p: ShardPlan, shards, symmetry=True, parallel: bool = True, **t
         return np.array([count_shard(p, u, symmetry, **table_opts) for u in arr], dtype=np.int64)
     if ctx.specialized:
         return ctx.spec_kernel(group, parallel=True)(arr, p.inner_bits, group, *ctx.spec_args())
-    return kernel.count_shards(arr, p.inner_bits, p.n, p.m, group, *ctx.args())
+    return kernel.kernel_shards(p.n, p.m, arr, p.inner_bits, group, *ctx.args())
 
 
 def count_shard(p: ShardPlan, shard: int, symmetry=True, **table_opts) -> int:
@@ -200,7 +200,7 @@ def count_shard(p: ShardPlan, shard: int, symmetry=True, **table_opts) -> int:
     group = GROUPS[symmetry_group(p.n, p.m, symmetry)]
     if ctx.specialized:
         return int(ctx.spec_kernel(group, parallel=False)(shard, p.inner_bits, group, *ctx.spec_args()))
-    return int(kernel.count_shard(shard, p.inner_bits, p.n, p.m, group, *ctx.args()))
+    return int(kernel.kernel_shard(p.n, p.m, shard, p.inner_bits, group, *ctx.args()))
 
 
 def estimate_seconds(

@@ -15,7 +15,7 @@ No I/O and no validation here (``count.py`` does that).  Word helpers
   pass would change nothing.
 * The final knowledge does not depend on the order of the line updates
   (each update is monotone and only adds knowledge, so all orders reach the
-  same least fixpoint); ``count_shard`` therefore starts with the columns
+  same least fixpoint); ``kernel_shard`` therefore starts with the columns
   when only the rows need the (slower) line solver.
 
 Symmetry groups (``group``): NONE enumerates every grid.  FLIPS uses
@@ -27,20 +27,23 @@ border cells.  So the grids with a given border B and those with border g(B)
 correspond one to one, the number of solvable grids with border B depends
 only on B's orbit, and the count is the sum over orbit representatives (the
 least encoding in the orbit) of ``orbit size * solvable grids with that
-border``: exact.
+border``: exact (the weight, ``enumeration.orbit_weight``).
 
-Enumeration index layouts: stated in ``engines.enumeration`` (its integer
-functions ``row_shift``, ``rows_low_bits``, ``square_border_shifts``,
-``square_interior_shift`` and ``square_interior_bits``, compiled here with
-``njit``), and nowhere else.  The border is in the high bits, so shards by
-index prefix are shards by border, and a border's weight is computed once per
-block of interior grids.  NONE and FLIPS use the rows layout (row 0 and row
-n-1 are the border; FLIPS acts on it; with n = 1 the only row is both and the
-group is {id, H}); SQUARE uses the square's layout (the border code: top row,
-bottom row, left and right column; then the interior).  numba's cache watches
-this file only, so ``LAYOUT_DIGEST`` below is a digest of those functions'
-source: a change of layout fails a test until the digest here is renewed,
-and that change of this file makes numba recompile these kernels.
+Enumeration index orders: stated in ``engines.enumeration`` (its integer
+functions named in ``ORDER_FUNCTIONS``, compiled here with ``njit``), and
+nowhere else.  The border is in the high bits, so shards by index prefix are
+shards by border, and a border's weight is computed once per block of
+interior grids.  NONE and FLIPS use the rows order (row 0 and row n-1 are the
+border; FLIPS acts on it; with n = 1 the only row is both and the group is
+{id, H}); SQUARE uses the square's order (the border code: top row, bottom
+row, left and right column; then the interior): ``enumeration.border_low``.
+numba's cache watches this file only, so ``ORDER_DIGEST`` below is a digest of
+those functions' source: a change of order fails a test until the digest here
+is renewed, and that change of this file makes numba recompile these kernels.
+
+Entry points: ``kernel_shard`` and ``kernel_shards`` take the size first,
+then what the generated kernels' entry points of the same names take
+(``engines.grid.specialize``): shard(s), inner bits, group id, tables.
 """
 
 from __future__ import annotations
@@ -60,32 +63,32 @@ NONE, FLIPS, SQUARE = GROUP_IDS["none"], GROUP_IDS["flips"], GROUP_IDS["square"]
 
 _ONE = np.uint64(1)
 
-#: sha256 (16 hex digits) of the source of ``LAYOUT_FUNCTIONS`` in ``engines.enumeration``: a change there must change
-#: this file too, or numba would keep the kernels compiled with the old layout (tests/test_enumeration_layout.py).
-LAYOUT_DIGEST = "67cd3a5078fae37b"
-LAYOUT_FUNCTIONS = (
+#: sha256 (16 hex digits) of the source of ``ORDER_FUNCTIONS`` in ``engines.enumeration``: a change there must change
+#: this file too, or numba would keep the kernels compiled with the old order (tests/test_index_order.py).
+ORDER_DIGEST = "bde33969e629823f"
+ORDER_FUNCTIONS = (
     "row_shift",
     "rows_low_bits",
     "square_interior_bits",
     "square_border_shifts",
+    "square_edge_shifts",
+    "square_border_row",
     "square_interior_shift",
+    "square_row",
+    "border_low",
+    "orbit_weight",
 )
-# The enumeration index layout, as engines.enumeration states it (plain integer functions compiled for the kernels).
-_row_shift = njit(cache=True)(enumeration.row_shift)
-_rows_low_bits = njit(cache=True)(enumeration.rows_low_bits)
-_square_interior_bits = njit(cache=True)(enumeration.square_interior_bits)
-_square_border_shifts = njit(cache=True)(enumeration.square_border_shifts)
-_square_interior_shift = njit(cache=True)(enumeration.square_interior_shift)
+# The enumeration index order, as engines.enumeration states it (plain integer functions compiled for the kernels).
+_ORDER = enumeration.compiled(njit(cache=True), ORDER_FUNCTIONS)
+_row_shift, _rows_low_bits, _border_low = _ORDER["row_shift"], _ORDER["rows_low_bits"], _ORDER["border_low"]
+_square_border_row, _square_row = _ORDER["square_border_row"], _ORDER["square_row"]
+_orbit_weight = _ORDER["orbit_weight"]
 
 
 @njit(cache=True)
 def border_weight(border, n, m):
-    """Orbit size of a border if it is its orbit's representative, else 0."""
-    if n == 1:
-        rev = reverse_bits(border, m)
-        if rev < border:
-            return 0
-        return 1 if rev == border else 2
+    """Orbit size of a border (row 0 and row n-1) under the flips if it is its orbit's representative, else 0
+    (with n = 1 the one row: the upside-down flip keeps it)."""
     low = _rows_low_bits(n, m)
     at_top = np.uint64(_row_shift(0, n, m) - low)
     at_bottom = np.uint64(_row_shift(n - 1, n, m) - low)
@@ -96,10 +99,7 @@ def border_weight(border, n, m):
     k_v = (b << at_top) | (a << at_bottom)
     k_h = (ra << at_top) | (rb << at_bottom)
     k_vh = (rb << at_top) | (ra << at_bottom)
-    if k_v < border or k_h < border or k_vh < border:
-        return 0
-    fixed = 1 + (k_v == border) + (k_h == border) + (k_vh == border)
-    return 4 // fixed
+    return _orbit_weight(border, (border, k_v, k_h, k_vh))
 
 
 @njit(cache=True)
@@ -115,40 +115,28 @@ def _cell_images(r, c, n):
 
 
 @njit(cache=True)
-def _square_border_mask(border, n):
-    """The border code of an n×n square (the square's layout, ``engines.enumeration``) as a Grid mask."""
-    side = n - 2
-    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
-    right = (border >> np.uint64(at_right)) & low_mask(side)
-    left = (border >> np.uint64(at_left)) & low_mask(side)
-    bottom = (border >> np.uint64(at_bottom)) & low_mask(n)
-    top = (border >> np.uint64(at_top)) & low_mask(n)
-    grid = top | (bottom << np.uint64((n - 1) * n))
-    for r in range(1, n - 1):
-        grid |= ((left >> np.uint64(r - 1)) & _ONE) << np.uint64(r * n)
-        grid |= ((right >> np.uint64(r - 1)) & _ONE) << np.uint64(r * n + n - 1)
+def square_border_mask(border, n):
+    """The border code of an n×n square (the square's order, ``engines.enumeration``) as a Grid mask."""
+    grid = np.uint64(0)
+    for r in range(n):
+        grid |= np.uint64(_square_border_row(border, r, n)) << np.uint64(r * n)
     return grid
 
 
 @njit(cache=True)
 def square_weight(border, n):
     """Orbit size of a square's border under its 8 symmetries if it is the least, else 0."""
-    grid = _square_border_mask(border, n)
+    grid = square_border_mask(border, n)
     images = np.zeros(8, np.uint64)
     for r in range(n):
         for c in range(n):
             if (grid >> np.uint64(r * n + c)) & _ONE:
                 images |= _cell_images(r, c, n)
-    fixed = 0
-    for k in range(8):
-        if images[k] < grid:
-            return 0
-        fixed += images[k] == grid
-    return 8 // fixed
+    return _orbit_weight(grid, images)
 
 
 @njit(cache=True)
-def _representatives(border_bits, n, m, group):
+def representatives(border_bits, n, m, group):
     """1 for each border code (of ``border_bits`` bits) the kernel counts (its orbit's least), else 0."""
     out = np.zeros(1 << border_bits, np.uint8)
     for b in range(1 << border_bits):
@@ -162,23 +150,10 @@ def _representatives(border_bits, n, m, group):
 
 
 @njit(cache=True)
-def _square_rows(index, n, rows):
-    """Rows of the n×n grid at an enumeration index of the square's layout (``engines.enumeration``)."""
-    side = n - 2
-    mask_side = low_mask(side)
-    at_top, at_bottom, at_left, at_right = _square_border_shifts(n)
-    border = index >> np.uint64(_square_interior_bits(n))
-    right = (border >> np.uint64(at_right)) & mask_side
-    left = (border >> np.uint64(at_left)) & mask_side
-    rows[n - 1] = (border >> np.uint64(at_bottom)) & low_mask(n)
-    rows[0] = (border >> np.uint64(at_top)) & low_mask(n)
-    for r in range(1, n - 1):
-        middle = (index >> np.uint64(_square_interior_shift(r, n))) & mask_side
-        rows[r] = (
-            ((left >> np.uint64(r - 1)) & _ONE)
-            | (middle << _ONE)
-            | (((right >> np.uint64(r - 1)) & _ONE) << np.uint64(n - 1))
-        )
+def square_rows(index, n, rows):
+    """Rows of the n×n grid at an enumeration index of the square's order (``engines.enumeration``)."""
+    for r in range(n):
+        rows[r] = _square_row(index, r, n)
 
 
 @njit(cache=True)
@@ -371,19 +346,16 @@ def solve_grids(grids, n, m, rtab, ctab, rspread, cspread, flags):
 
 
 @njit(cache=True)
-def count_shard(shard, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
+def kernel_shard(n, m, shard, inner_bits, group, rtab, ctab, rspread, cspread, flags):
     """Weighted solvable count over enumeration indices [shard << inner_bits, (shard+1) << inner_bits)."""
     rows, cols, clues, nruns, last, F, G, bad, cover, Q = scratch_arrays(n, m)
     mask_m = low_mask(m)
     mask_n = low_mask(n)
-    # row r's shift in the enumeration index (the rows layout, engines.enumeration)
+    # row r's shift in the enumeration index (the rows order, engines.enumeration)
     shifts = np.zeros(max(n, 1), np.uint64)
     for r in range(n):
         shifts[r] = _row_shift(r, n, m)
-    if group == SQUARE:
-        border_low = _square_interior_bits(n)
-    else:
-        border_low = _rows_low_bits(n, m)
+    border_low = _border_low(n, m, group)
     step_bits = min(border_low, inner_bits)
     base = np.uint64(shard) << np.uint64(inner_bits)
     fast = flags[0] and flags[1] and flags[2] and flags[3]
@@ -407,7 +379,7 @@ def count_shard(shard, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fl
         for j in range(1 << step_bits):
             index = start | np.uint64(j)
             if group == SQUARE:
-                _square_rows(index, n, rows)
+                square_rows(index, n, rows)
             else:
                 for r in range(n):
                     rows[r] = (index >> shifts[r]) & mask_m
@@ -432,9 +404,9 @@ def count_shard(shard, inner_bits, n, m, group, rtab, ctab, rspread, cspread, fl
 
 
 @njit(cache=True, parallel=True)
-def count_shards(shards, inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags):
-    """``count_shard`` for each shard of an array, spread over numba threads."""
+def kernel_shards(n, m, shards, inner_bits, group, rtab, ctab, rspread, cspread, flags):
+    """``kernel_shard`` for each shard of an array, spread over numba threads."""
     out = np.zeros(len(shards), np.int64)
     for i in prange(len(shards)):
-        out[i] = count_shard(shards[i], inner_bits, n, m, group, rtab, ctab, rspread, cspread, flags)
+        out[i] = kernel_shard(n, m, shards[i], inner_bits, group, rtab, ctab, rspread, cspread, flags)
     return out

@@ -1,7 +1,7 @@
 """The general kernel's runs: shards of the 2^(n·m) enumeration indices.
 
 Shard s (0 <= s < 2^bits) is every index whose top ``bits`` bits equal s.
-The kernel's index layout puts the border rows (row 0, then row n-1) in the
+The kernel's index order puts the border rows (row 0, then row n-1) in the
 top bits, so a shard is a set of border values and composes with the
 symmetry reduction: the symmetry-weighted counts of the shards add up to the
 exact total.  Shards never talk to each other; any shard can be re-run alone.

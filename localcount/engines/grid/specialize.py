@@ -1,8 +1,8 @@
 """Kernels specialised per size: generated Python source, compiled by numba, cached on disk.
 
-``kernel.count_shard`` loops over rows and columns; with n and m known the
+``kernel.kernel_shard`` loops over rows and columns; with n and m known the
 loops can be unrolled and every shift becomes a constant: the shifts of the
-enumeration index layout, stated in ``engines.enumeration``, whose functions
+enumeration index order, stated in ``engines.enumeration``, whose functions
 the generator calls and writes the numbers of into the source.  Beyond that the
 generated code changes one thing in the algorithm's *order*, not its
 result: within a half pass every row (or column) reads the knowledge as it
@@ -45,6 +45,7 @@ from ... import tuning
 from ...lines import bits, solvers
 from ...util import generated
 from .. import enumeration
+from ..base import GROUP_IDS
 from ..codegen import (
     COLUMN_MODES,
     block,
@@ -170,13 +171,14 @@ def _gather_header(n: int, m: int, kernel_name: str) -> str:
 
 
 def _rows_parts(n: int, m: int, columns: str, kernel_name: str) -> tuple:
-    """The NONE and FLIPS kernel's parts for the rows layout of the index (``engines.enumeration``; its border is
-    row 0 and row n-1): (bits below the border, the gather lane set-up line, the border rows' statements, the loop)."""
+    """The NONE and FLIPS kernel's parts for the rows order of the index (``engines.enumeration``; its border is
+    ``border_rows``): (bits below the border, the gather lane set-up line, the border rows' statements, the loop)."""
     lane_bits = width(kernel_name).bit_length() - 1
     mask_m = (1 << m) - 1
     shifts = {r: enumeration.row_shift(r, n, m) for r in range(n)}
     border_low = enumeration.rows_low_bits(n, m)
-    fixed = [0, n - 1] if n >= 2 else []
+    # the border rows are fixed for a block; with n = 1 a block is one grid, whose row the loop decodes
+    fixed = list(enumeration.border_rows(n)) if n >= 2 else []
     decode = {r: lambda i, s=shifts[r]: f"(({i} >> {u64(s)}) & {u64(mask_m)})" for r in range(n) if r not in fixed}
     lane_rows = [r for r in decode if shifts[r] < lane_bits]
     lane_spec = {r: (shifts[r], mask_m, 0, "np.uint64(0)") for r in lane_rows}
@@ -224,7 +226,7 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 @njit(cache=True)
 def _count_rows(shard, inner_bits, group, {args}):
-    """count_shard for the NONE (0) and FLIPS (1) groups: the rows layout of the index (engines.enumeration).
+    """kernel_shard for the NONE ({GROUP_IDS["none"]}) and FLIPS ({GROUP_IDS["flips"]}) groups: the rows order of the index (engines.enumeration).
 
     Columns: {columns}.
     """
@@ -234,7 +236,7 @@ def _count_rows(shard, inner_bits, group, {args}):
     for s in range(1 << (inner_bits - step_bits)):
         start = base | (np.uint64(s) << np.uint64(step_bits))
         weight = 1
-        if group == 1:
+        if group == {GROUP_IDS["flips"]}:
             weight = border_weight(start >> {u64(border_low)}, {n}, {m})
             if weight == 0:
                 continue
@@ -246,14 +248,14 @@ def _count_rows(shard, inner_bits, group, {args}):
 {square}
 
 @njit(cache=True)
-def count_shard(shard, inner_bits, group, {args}):
+def kernel_shard(shard, inner_bits, group, {args}):
     """Weighted solvable count over enumeration indices [shard << inner_bits, (shard+1) << inner_bits)."""
     return _count_rows(shard, inner_bits, group, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_shards(shards, inner_bits, group, {args}):
-    """count_shard for each shard of an array, spread over numba threads."""
+def kernel_shards(shards, inner_bits, group, {args}):
+    """kernel_shard for each shard of an array, spread over numba threads."""
     out = np.zeros(len(shards), np.int64)
     for i in prange(len(shards)):
         out[i] = _count_rows(shards[i], inner_bits, group, {args})
@@ -272,7 +274,7 @@ def _part(word: str, shift: int, bits: int, word_bits: int) -> str:
 
 
 def _square_source(n: int, kernel_name: str = "lanes") -> str:
-    """count_shard for the SQUARE group: the square's layout of the index (engines.enumeration), border code then
+    """kernel_shard for the SQUARE group: the square's order of the index (engines.enumeration), border code then
     the interior."""
     args = _entry_args(kernel_name)
     lane_bits = width(kernel_name).bit_length() - 1
@@ -282,10 +284,12 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     at_top, at_bottom, at_left, at_right = enumeration.square_border_shifts(n)
     interior = {r: enumeration.square_interior_shift(r, n) for r in range(1, n - 1)}
     mask_side = (1 << side) - 1
+    whole = list(enumeration.border_rows(n))  # the rows whole in the border code; the others' edge cells:
     fixed = []
     for r in range(1, n - 1):
-        left = f"((left >> {u64(r - 1)}) & np.uint64(1))"
-        right = f"(((right >> {u64(r - 1)}) & np.uint64(1)) << {u64(n - 1)})"
+        edge_left, edge_right = enumeration.square_edge_shifts(r, n)
+        left = f"((left >> {u64(edge_left - at_left)}) & np.uint64(1))"
+        right = f"(((right >> {u64(edge_right - at_right)}) & np.uint64(1)) << {u64(n - 1)})"
         fixed.append(f"        e{r} = {left} | {right}")
     decode = {}
     for r in range(1, n - 1):
@@ -296,10 +300,10 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
     setup = ""
     if kernel_name != "lanes" and lane_rows:
         setup = "\n" + _lane_spec_source("_square_setup", n, width(kernel_name), lane_spec)
-    first = first_row_pass([0, n - 1], n, lambda r: f"r{r}", "blockC", None)
-    fixed.append("        colbase = rspread[0, r0] | rspread[" + str(n - 1) + f", r{n - 1}]")
+    first = first_row_pass(whole, n, lambda r: f"r{r}", "blockC", None)
+    fixed.append("        colbase = " + " | ".join(f"rspread[{r}, r{r}]" for r in whole))
     fixed += ["        " + x for x in first]
-    loop = _lane_loop(decode, [0, n - 1], lane_rows, n, n, "        ", "table", kernel_name, lane_spec, "_square_setup")
+    loop = _lane_loop(decode, whole, lane_rows, n, n, "        ", "table", kernel_name, lane_spec, "_square_setup")
     fixed_src = "\n".join(fixed)
     right, left = _part("border", at_right, side, code_bits), _part("border", at_left, side, code_bits)
     bottom, top = _part("border", at_bottom, n, code_bits), _part("border", at_top, n, code_bits)
@@ -307,7 +311,7 @@ def _square_source(n: int, kernel_name: str = "lanes") -> str:
 {setup}
 @njit(cache=True)
 def _count_square(shard, inner_bits, {args}):
-    """count_shard for the SQUARE group (2): border code in the high bits, interior below."""
+    """kernel_shard for the SQUARE group ({GROUP_IDS["square"]}): border code in the high bits, interior below."""
     step_bits = min({interior_bits}, inner_bits)
     base = np.uint64(shard) << np.uint64(inner_bits)
     total = 0
@@ -329,14 +333,14 @@ def _count_square(shard, inner_bits, {args}):
 
 
 @njit(cache=True)
-def count_shard_square(shard, inner_bits, group, {args}):
-    """count_shard for the SQUARE group (``group`` is 2)."""
+def kernel_shard_square(shard, inner_bits, group, {args}):
+    """kernel_shard for the SQUARE group (``group`` is {GROUP_IDS["square"]})."""
     return _count_square(shard, inner_bits, {args})
 
 
 @njit(cache=True, parallel=True)
-def count_shards_square(shards, inner_bits, group, {args}):
-    """count_shards for the SQUARE group (``group`` is 2)."""
+def kernel_shards_square(shards, inner_bits, group, {args}):
+    """kernel_shards for the SQUARE group (``group`` is {GROUP_IDS["square"]})."""
     out = np.zeros(len(shards), np.int64)
     for i in prange(len(shards)):
         out[i] = _count_square(shards[i], inner_bits, {args})
