@@ -1,15 +1,19 @@
 """Every speed and size tunable of localcount in one place, one line each saying what it trades.
 
 None of these changes a count, only how fast it comes or how much memory it takes; the tests compare every
-setting's kernels with the plain ones.  The measurements behind each value, dated and with the machine,
-are in ``docs/measurements.md`` ("Tunables"); ``scripts/bench_stats_kernel.py --set NAME=VALUE`` measures a
-generated kernel with another value.
+setting's kernels with the plain ones.  Nor does any change a puzzle's verdict, but those of single puzzles
+and of the page's server share out a time limit (what is undecided when it runs out), and those of making
+puzzles say when making gives up and which puzzle a seed gives (``DESIGN_POOL``, ``GENERATE_WALK_MOVES``).
+The measurements behind each value, dated and with the machine, are in ``docs/measurements.md``
+("Tunables"); ``scripts/bench_stats_kernel.py --set NAME=VALUE`` measures a generated kernel with another
+value.
 
-The code generators and planners read these at call time (``tuning.LANES``, not a copy taken at import),
-so a test or a benchmark may set one for a while.  A generated kernel's file is named by a hash of its
-source, so a kernel written with other values is a new file, never a stale cache.  Constants that compiled
-kernels read themselves stay beside them (``stats.kernel.RADIX_BITS``): numba's cache only watches the
-file a kernel is written in; ``docs/measurements.md`` ("Tunables") names each of them and says why.
+The code reads these at call time (``tuning.LANES``, not a copy taken at import), so a test or a benchmark
+may set one for a while; only ``LOGIC_LINE_CACHE`` is read once, when ``puzzle.solving.logic`` sizes its
+cache.  A generated kernel's file is named by a hash of its source, so a kernel written with other values is
+a new file, never a stale cache.  Constants that compiled kernels read themselves stay beside them
+(``stats.kernel.RADIX_BITS``): numba's cache only watches the file a kernel is written in;
+``docs/measurements.md`` ("Tunables") names each of them and says why.
 
 Default shard bits (``*_SHARD_GRID_BITS``, ``*_MIN_SHARD_BITS``, ...) enter checkpoint keys and the numbering's
 block bits shape its stored index: another value starts new checkpoints or a new index, never mixes them
@@ -45,6 +49,14 @@ KEY_TABLE_BITS = 12
 #: fastest on this CPU before it starts (``engines.grid.choice``), if that is not known yet: the measurement
 #: costs 5 to 25 s on 2 cores, and a gather variant saves at most a few tenths of a count.
 PROBE_PAYS_SECONDS = 1200.0
+#: That measurement times CHOICE_SAMPLE_SHARDS blocks of 2^CHOICE_SAMPLE_BITS indices of the probe size (in
+#: the choice's cache key, with CHOICE_ROUNDS and CHOICE_MARGIN): a larger sample is surer and takes longer ...
+CHOICE_SAMPLE_SHARDS = 64
+CHOICE_SAMPLE_BITS = 16
+#: ... CHOICE_ROUNDS times a variant, the rounds alternating the variants: more rounds outlast a busy spell ...
+CHOICE_ROUNDS = 7
+#: ... and picks a gather variant only below CHOICE_MARGIN of "lanes"' time: a smaller gain is taken for noise.
+CHOICE_MARGIN = 0.97
 
 # --- stats runs (engines.stats.prepare, engines.stats.layout) ---
 
@@ -189,3 +201,65 @@ CLUSTER_WINDOW_PER_THREAD = 3
 #: A budget multiplies a shard's work-dependent expected seconds by this (equal work, unequal depth): fewer
 #: shards started that overrun the budget, more of it left unused.
 BUDGET_MARGIN = 1.25
+
+# --- solving single puzzles (puzzle.solving) ---
+
+#: Line results ``logic.line_options`` remembers (read once, at import): probing and search meet the same line
+#: states over and over, each entry costs memory.
+LOGIC_LINE_CACHE = 1 << 18
+#: Local logic switches itself to compiled only with at least this many seconds left before its deadline (numba's
+#: import and load take about a second) ...
+LOGIC_LOAD_SECONDS = 2.0
+#: ... or this many when numba's cache lacks the code (a compile took 6-12 s on 2 cores): else it stays interpreted.
+LOGIC_COMPILE_SECONDS = 15.0
+#: Cells the compiled probing tries between two looks at the clock: a deadline met sooner, more calls.
+PROBING_TICK_CELLS = 32
+#: Probing looks at most this long for a cell a hint can decide: a hint answers live, a later one finds more.
+HINT_PROBE_SECONDS = 1.0
+#: Seconds the SAT solver runs between looks at the clock: a deadline and Ctrl-C met sooner, more interruptions.
+SAT_SLICE = 0.5
+#: ``sat.solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes: sooner gives
+#: SAT the hard puzzles, later spares it the ones search ends (Forever: 0.75 s of search at 20,000, 0.15 s at 5,000,
+#: SAT 0.03 s) ...
+SAT_HANDOFF_PROBES = 5_000
+#: ... and gives it this many seconds before it looks for a first solution with ``beliefs.dive``.
+SAT_FIRST = 1.0
+#: From a dive's dead end, the solver that has searched tries the dive's choices for this many seconds, then a
+#: fresh one goes on (on Faase the one that had searched took 20 s where a fresh one takes 7 s).
+SAT_ASSUMED_FIRST = 3.0
+
+# --- making puzzles (puzzle.making) ---
+
+#: Unknown cells ``design`` tries per flip (those closest to the threshold), its ``pool`` by default: a wider
+#: pool may change fewer cells, each flip tried costs a run of local logic.
+DESIGN_POOL = 12
+#: Cells ``generate``'s rejection draws before it gives up: GENERATE_TRIES_CELLS // (n·m) grids, at least
+#: GENERATE_MIN_TRIES: more tries make rarer difficulties, a refusal comes later.
+GENERATE_TRIES_CELLS = 1_000_000
+GENERATE_MIN_TRIES = 1000
+#: Moves of one ``generate`` search walk before it restarts from a new random grid: longer walks reach further,
+#: a walk stuck far from the difficulty wastes more.
+GENERATE_WALK_MOVES = 3000
+#: By default the search tries this many times the grids rejection draws (its grids are rarely wasted).
+GENERATE_SEARCH_FACTOR = 4
+
+# --- the page's server (web) ---
+
+#: Threads for the requests that run in threads (parsing, converting, numbering, the GETs): the usable cores, at
+#: least the first and at most the second of these.
+WEB_WORKERS = (2, 8)
+#: Worker processes for searches and the making commands, the usable cores within these bounds: more searches at
+#: once (one more is refused with 503), each a process and its memory.
+WEB_SEARCH_WORKERS = (4, 8)
+#: Worker processes for the live requests that run local logic, the usable cores within these bounds: one a core.
+WEB_LIVE_WORKERS = (2, 8)
+#: Analyses without their search the server keeps (the page asks for one first): a fallback at no cost, memory.
+WEB_LOCAL_ANSWERS = 32
+#: A searched analysis is answered at most this many seconds after its ``timeout``: a later search may still come.
+WEB_GRACE = 0.2
+#: Local logic's answer, given if the search has not answered in time, is asked for this many seconds before that
+#: time: it is there when needed (a 100x100 drawing's took 0.5 s), asked for more often.
+WEB_FALLBACK_AHEAD = 1.0
+#: Seconds between a worker process's looks whether its server is still there: a killed server's workers
+#: linger at most this long, each look wakes them.
+WEB_SERVER_CHECK = 0.25

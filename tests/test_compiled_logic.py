@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from localcount import tuning
 from localcount.clues import grid_clues
 from localcount.puzzle.solving import compiled, logic
 
@@ -109,7 +110,7 @@ def test_settle_switches_itself_to_compiled_once_work_is_slow():
     finally:
         logic.use_compiled(False)
     # a deadline too near for numba's load: no switch, and none planned any more
-    logic.compile_when_slow(0.0, time.monotonic() + logic.LOAD_SECONDS / 2, told.append)
+    logic.compile_when_slow(0.0, time.monotonic() + tuning.LOGIC_LOAD_SECONDS / 2, told.append)
     logic.settle(logic.Board(3, 4), rows, cols)
     assert logic.compiled_for(3, 4) is None and not logic.switch_planned() and len(told) == 1
     # planned, then cancelled (what the command line does when a command ends)
@@ -120,20 +121,20 @@ def test_settle_switches_itself_to_compiled_once_work_is_slow():
 
 
 def test_no_switch_that_must_compile_when_the_time_left_is_shorter_than_compiling(monkeypatch):
-    """numba's cache without the code (``compiled.cached`` False): a deadline nearer than COMPILE_SECONDS keeps
+    """numba's cache without the code (``compiled.cached`` False): a deadline nearer than LOGIC_COMPILE_SECONDS keeps
     local logic interpreted, and says so; with the cache warm, the same deadline switches."""
     import time
 
     rows, cols = grid_clues(0b1011_0110_1101, 3, 4)
     told = []
     monkeypatch.setattr(compiled, "cached", lambda: False)
-    logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
+    logic.compile_when_slow(0.0, time.monotonic() + tuning.LOGIC_COMPILE_SECONDS / 2, told.append)
     logic.settle(logic.Board(3, 4), rows, cols)
     assert logic.compiled_for(3, 4) is None and not logic.switch_planned()
     assert len(told) == 1 and told[0].startswith("local logic stays interpreted: compiling it")
     monkeypatch.setattr(compiled, "cached", lambda: True)
     try:
-        logic.compile_when_slow(0.0, time.monotonic() + logic.COMPILE_SECONDS / 2, told.append)
+        logic.compile_when_slow(0.0, time.monotonic() + tuning.LOGIC_COMPILE_SECONDS / 2, told.append)
         logic.settle(logic.Board(3, 4), rows, cols)
         assert logic.compiled_for(3, 4) is compiled and told[-1].startswith("long work: local logic compiled")
     finally:

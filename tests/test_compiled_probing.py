@@ -9,6 +9,7 @@ import random
 import pytest
 from test_compiled_logic import random_case
 
+from localcount import tuning
 from localcount.puzzle import formats
 from localcount.puzzle.solving import compiled, logic, probing, search
 
@@ -56,7 +57,7 @@ def test_compiled_probe_is_the_interpreted_one(seed):
 
 
 def test_pausing_for_the_clock_after_every_cell_changes_nothing(monkeypatch):
-    monkeypatch.setattr(probing, "TICK_CELLS", 1)
+    monkeypatch.setattr(tuning, "PROBING_TICK_CELLS", 1)
     ticks = []
     for board, rows, cols in fixpoints(7, 40):
         clock = probing.Clock(None, lambda state, seconds: ticks.append(seconds), every=0.0)

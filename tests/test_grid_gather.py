@@ -188,6 +188,12 @@ def test_choice_file_is_keyed_by_cpu_and_kernels(monkeypatch, tmp_path):
     assert choice.cache_path() not in (first, second)
 
 
+def test_choice_file_is_keyed_by_the_protocol(monkeypatch):
+    first = choice.kernel_digest()
+    monkeypatch.setattr(choice.tuning, "CHOICE_ROUNDS", choice.tuning.CHOICE_ROUNDS + 1)
+    assert choice.kernel_digest() != first
+
+
 def test_chosen_variant_comes_from_the_cache_dir(monkeypatch, tmp_path, fresh_choice, fake_measure):
     monkeypatch.setenv("LOCALCOUNT_KERNEL_DIR", str(tmp_path))
     monkeypatch.setattr(choice, "kernel_digest", lambda: "digest")  # no probe sources generated here
@@ -277,7 +283,7 @@ def test_pick_needs_a_clear_win_for_a_gather():
 def test_measure_on_this_cpu_times_every_candidate():
     seconds = choice.measure()
     assert set(seconds) == set(choice.candidates())
-    assert all(len(ts) == choice.ROUNDS and all(0 < t < 60 for t in ts) for ts in seconds.values())
+    assert all(len(ts) == choice.tuning.CHOICE_ROUNDS and all(0 < t < 60 for t in ts) for ts in seconds.values())
     assert choice.pick(seconds) in choice.candidates()
 
 

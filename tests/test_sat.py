@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from localcount import tuning
 from localcount.clues import grid_clues, line_clue
 from localcount.puzzle import examples
 from localcount.puzzle import formats as F
@@ -119,7 +120,7 @@ def _dom(k):
 
 
 def test_auto_hands_a_puzzle_that_needs_branching_to_sat_and_agrees_with_the_search(monkeypatch):
-    monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
+    monkeypatch.setattr(tuning, "SAT_HANDOFF_PROBES", 1)
     rng = random.Random(5)
     puzzles = [_dom(5), _dom(6), examples.load("stuck20")] + [F.from_grid(rng.getrandbits(64), 8, 8) for _ in range(30)]
     handed = 0
@@ -144,7 +145,7 @@ def test_auto_is_the_search_without_python_sat_or_below_the_budget(monkeypatch):
     assert (
         sat.solve_auto(p).method == "search" and sat.solve_auto(p).level == solve.BRANCHING
     )  # 345 probes: under the budget
-    monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
+    monkeypatch.setattr(tuning, "SAT_HANDOFF_PROBES", 1)
     monkeypatch.setattr(sat, "available", lambda: False)
     found = sat.solve_auto(p)
     assert found.method == "search" and found.verdict == solve.UNIQUE

@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
+from localcount import tuning
 from localcount.web import app as web
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -511,7 +512,7 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
     import urllib.error
     import urllib.request
 
-    monkeypatch.setattr(web, "SEARCH_WORKERS", 1)
+    monkeypatch.setattr(tuning, "WEB_SEARCH_WORKERS", (1, 1))
     rng = random.Random(5)
     big = ["".join(rng.choice("01") for _ in range(100)) for _ in range(100)]  # a random drawing: searched to its limit
     small = ["".join(rng.choice("01") for _ in range(30)) for _ in range(30)]
@@ -546,7 +547,8 @@ def test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answer
         assert status == 200 and answer["verdict"] in ("undecided", "unique", "multiple")
         assert time.perf_counter() - start < 4 + 6  # its time limit holds (loose: a busy CI machine, niced search)
         # the pool is free again once the search's worker is done: a search the answer gave up on (``web.analysis``:
-        # local logic's answer at its timeout + GRACE) runs on in its worker, which keeps its place, to its own deadline
+        # local logic's answer at its timeout + tuning.WEB_GRACE) runs on in its worker, which keeps its place, to its
+        # own deadline
         for _ in range(60):
             if post(base, "/api/solve", puzzle)[0] == 200:
                 break

@@ -12,6 +12,7 @@ import sys
 import naive
 import pytest
 
+from localcount import tuning
 from localcount.clues import grid_clues, parse_grid
 from localcount.puzzle import formats as F
 from localcount.puzzle.solving import logic, sat
@@ -136,7 +137,7 @@ def test_sat_finds_every_solution_of_yesnograms():
 
 @pytest.mark.skipif(not sat.available(), reason="python-sat is not installed")
 def test_the_default_method_hands_a_hard_yesnogram_to_sat(monkeypatch):
-    monkeypatch.setattr(sat, "HANDOFF_PROBES", 1)
+    monkeypatch.setattr(tuning, "SAT_HANDOFF_PROBES", 1)
     p = puzzle(5510, 4, 4)  # the first 4x4 grid whose yesnogram the search branches on below the root
     assert solve.search(p, limit=100).level == solve.BRANCHING
     out = sat.solve_auto(p, limit=100)

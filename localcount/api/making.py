@@ -15,6 +15,7 @@ import random
 import time
 from dataclasses import dataclass, replace
 
+from .. import tuning
 from ..puzzle.model import from_grid
 from ..util.errors import UsageError, usage_errors
 from .puzzles import Puzzle
@@ -151,7 +152,7 @@ def make_design(picture, size, *, steps=None, seed: int | None = None, threshold
 
     n, m = _design_size(size)
     wanted = steps_range(steps)
-    pool = maker.POOL if pool is None else pool
+    pool = tuning.DESIGN_POOL if pool is None else pool
     with usage_errors():  # DesignError too: a picture that cannot be read is bad input
         if max_changes is not None and max_changes < 0:
             raise ValueError(f"--max-changes must be at least 0, got {max_changes}")
@@ -179,7 +180,6 @@ def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None
     """A simple puzzle close to a drawing (lists of 0/1, strings or an array): ``design``'s repair on the drawing,
     changing as few cells as local logic needs; ``made.made.changed`` is the mask of the cells it changed.
     ``timeout``: give up (DesignError) after this many seconds."""
-    from ..puzzle.making import design as maker
     from ..puzzle.making import generate as gen
     from .puzzles import grid_cells
 
@@ -189,8 +189,8 @@ def simplify(grid, *, seed: int | None = None, steps=None, timeout: float | None
     with usage_errors():
         gen.validate(n, m, wanted, timeout=timeout)
     grey = [[0.0 if v else 1.0 for v in row] for row in rows]
-    return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None, maker.POOL,
-                     timeout)  # fmt: skip
+    return _designed(grey, n, m, f"drawing, {m}x{n} (columns x rows)", "drawing", wanted, seed, 0.5, None,
+                     tuning.DESIGN_POOL, timeout)  # fmt: skip
 
 
 def design(picture, size, *, steps=None, seed: int | None = None, threshold: float = 0.5,

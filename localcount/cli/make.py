@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from .. import tuning
 from ..api.making import make_design, make_random
 from ..api.puzzles import compile_when_slow
 from ..puzzle import drawing as pictures
@@ -119,8 +120,8 @@ def design_parser() -> argparse.ArgumentParser:
     ap.add_argument("--threshold", type=float, default=0.5, help="grey level below which a cell is filled "
                     "(0 black .. 1 white; default 0.5)")  # fmt: skip
     ap.add_argument("--max-changes", type=int, help="give up past this many changed cells (default: no limit)")
-    ap.add_argument("--pool", type=int, default=design.POOL, help=f"cells tried per change, closest to the "
-                    f"threshold first (default {design.POOL})")  # fmt: skip
+    ap.add_argument("--pool", type=int, default=tuning.DESIGN_POOL, help=f"cells tried per change, closest to the "
+                    f"threshold first (default {tuning.DESIGN_POOL})")  # fmt: skip
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up after this many seconds (default: "
                     "none)")  # fmt: skip
     ap.add_argument(

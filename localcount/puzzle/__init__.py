@@ -17,7 +17,8 @@ A puzzle's ``variant`` (``clues.VARIANTS``) is a nonogram or a yesnogram (row cl
 
 Between the rooms: ``solving`` imports ``model``; ``making`` imports ``solving``; ``formats`` imports ``model``
 (and ``solving.colour`` for colour files); ``drawing`` imports ``model``; ``examples`` imports ``formats``.
-Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours`` and ``util`` only (and
-``defusedxml`` for XML), so nothing here loads numba, except ``solving.compiled`` (``lines.solvers``, ``lines.board``), which
-is loaded only when asked for (``solving.logic.use_compiled``).
+Beside the engines: imports ``clues``, ``lines.words``, ``lines.colours``, ``util`` and ``tuning`` (the speed
+tunables of solving and making) only (and ``defusedxml`` for XML), so nothing here loads numba, except
+``solving.compiled`` (``lines.solvers``, ``lines.board``), which is loaded only when asked for
+(``solving.logic.use_compiled``).
 """

@@ -5,5 +5,5 @@
 * ``static/`` — the page itself: HTML, CSS and JavaScript, no build step, nothing from a CDN.
 
 Layer: above ``api``, below ``cli``; imports ``api`` (and, for names and limits, ``puzzle`` and
-``results``); Starlette and uvicorn only here.
+``results``; its pools' sizes and times from ``tuning``); Starlette and uvicorn only here.
 """

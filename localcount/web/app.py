@@ -16,7 +16,9 @@ bytes is refused unread (413), JSON nested over ``MAX_NESTING`` levels
 before it is parsed (400); grids are at most ``MAX_SIDE`` cells a side;
 the search is given up after ``timeout`` seconds (default
 ``DEFAULT_TIMEOUT``, at most ``MAX_TIMEOUT``), and an analysis not back
-``GRACE`` seconds later is answered without it (``analysis``).  No server-side path ever
+``tuning.WEB_GRACE`` seconds later is answered without it (``analysis``).
+The pools' sizes and the server's other speed tunables are in ``tuning``
+("the page's server").  No server-side path ever
 comes from the client: examples and pictures are named, and must be
 shipped ones; uploads are content, never file names.  Puzzles by their
 number (``nth``, ``rank``) come only from the indexes already there: a
@@ -48,7 +50,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import api
+from .. import api, tuning
 from ..api import making, numbering, puzzles
 from ..puzzle import examples, formats
 from ..puzzle.making import design as designer
@@ -65,20 +67,23 @@ MAX_NESTING = 64
 MAX_SIDE = 100
 #: Search time limits, in seconds: the default and the most a request may ask for; making a simple drawing's default.
 DEFAULT_TIMEOUT, MAX_TIMEOUT, MAKING_TIMEOUT = 5.0, 30.0, 20.0
-#: The requests that run in threads (parsing, converting, numbering, the GETs): at most this many at once.
-WORKERS = max(2, min(8, cores.usable()))
-#: Searches and the making commands run in worker processes of their own (a search holds the GIL for seconds, so in a
-#: thread it would make every live answer wait), at most this many at once; one more is refused at once with 503.
-SEARCH_WORKERS = max(4, min(8, cores.usable()))
-#: The endpoints that search or make (``analyze`` too, unless its search is turned off).
+#: The endpoints that search or make (``analyze`` too, unless its search is turned off): they run in worker
+#: processes of their own (a search holds the GIL for seconds, so in a thread it would make every live answer wait),
+#: at most ``pool_size(tuning.WEB_SEARCH_WORKERS)`` at once; one more is refused at once with 503.
 SEARCHING = frozenset({"solve", "generate", "design", "simplify"})
-#: Live requests that run local logic (interpreted, a GIL each) go to worker processes too, this many: one a core,
-#: so that live answers use every core; the others (parsing, numbering, the GETs) stay in the threads.
-LIVE_WORKERS = max(2, min(8, cores.usable()))
+#: Live requests that run local logic (interpreted, a GIL each) go to worker processes too, one a core
+#: (``tuning.WEB_LIVE_WORKERS``), so that live answers use every core; the others (parsing, converting, numbering,
+#: the GETs) run in at most ``pool_size(tuning.WEB_WORKERS)`` threads.
 LIVE_PROCESSES = frozenset({"analyze", "hint"})
 #: Queries of the numbering run one at a time: its kernels are numba ``parallel`` ones, which numba's workqueue
 #: threading layer (the one always there) does not let several threads enter at once.
 NUMBERING = threading.Lock()
+
+
+def pool_size(bounds: tuple) -> int:
+    """A pool's size: the usable cores (``util.cores.usable``), at least ``bounds[0]`` and at most ``bounds[1]``."""
+    low, high = bounds
+    return max(low, min(high, cores.usable()))
 
 
 class BadRequest(Exception):
@@ -464,30 +469,21 @@ def searches(name: str, data: dict) -> bool:
     return name in SEARCHING or name == "analyze" and data.get("search", True) is not False
 
 
-#: A searched analysis is answered at most this many seconds after its ``timeout`` (``analysis``).
-GRACE = 0.2
-
-
-#: Local logic's answer, the one given if the search has not answered in time, is asked for this many seconds
-#: before that time (``analysis``): a 100x100 drawing's took 0.5 s.
-FALLBACK_AHEAD = 1.0
-
-
 async def analysis(app, data: dict, start: float) -> tuple:
     """(status, answer's JSON bytes) of an analysis with its search, answered within its ``timeout`` and
-    ``GRACE`` seconds of ``start`` (the request's arrival, a ``perf_counter``): the search worker's answer if it
-    has come by then, else local logic's from a live worker (``local_logic``), asked for ``FALLBACK_AHEAD``
-    seconds before that time, so that it is there when the time comes.  The search itself looks at its deadline
-    often, but not everywhere: a SAT solver being set up, or left, went on up to 0.8 s past it; and a search may
-    wait for its worker (one still starting with the server, on a busy machine, took seconds).  A search given
-    up goes on in its worker, which keeps its place, to its own deadline."""
+    ``tuning.WEB_GRACE`` seconds of ``start`` (the request's arrival, a ``perf_counter``): the search worker's answer
+    if it has come by then, else local logic's from a live worker (``local_logic``), asked for
+    ``tuning.WEB_FALLBACK_AHEAD`` seconds before that time, so that it is there when the time comes.  The search
+    itself looks at its deadline often, but not everywhere: a SAT solver being set up, or left, went on up to 0.8 s
+    past it; and a search may wait for its worker (one still starting with the server, on a busy machine, took
+    seconds).  A search given up goes on in its worker, which keeps its place, to its own deadline."""
     try:
-        deadline = start + timeout_of(data) + GRACE
+        deadline = start + timeout_of(data) + tuning.WEB_GRACE
     except BadRequest:
         return await app.state.searches.run("analyze", data)  # the worker answers what is wrong, as to any other
     search = asyncio.ensure_future(app.state.searches.run("analyze", data))
     known = app.state.local_answers.get(data)  # the page asks local logic alone first: its answer, if kept
-    await asyncio.wait({search}, timeout=max(0.0, deadline - FALLBACK_AHEAD - time.perf_counter()))
+    await asyncio.wait({search}, timeout=max(0.0, deadline - tuning.WEB_FALLBACK_AHEAD - time.perf_counter()))
     fallback = None
     if not search.done():
         if known is None:
@@ -508,8 +504,8 @@ class LocalAnswers:
     answers when a search has not answered in time, at no cost when the page asked for local logic first (it
     does, for every drawing).  Read and written by the event loop only."""
 
-    def __init__(self, size: int = 32):
-        self.size, self.answers = size, {}
+    def __init__(self, size: int | None = None):
+        self.size, self.answers = tuning.WEB_LOCAL_ANSWERS if size is None else size, {}
 
     @staticmethod
     def key(data: dict) -> str:
@@ -538,10 +534,6 @@ def local_logic(name: str, data: dict) -> tuple:
     return answered(name, dict(data, search=False))
 
 
-#: How often a worker process looks whether its server is still there (``_watch_server``), in seconds.
-SERVER_CHECK = 0.25
-
-
 def _die_with_server(server: int, signalled: bool) -> None:
     """Make this worker process stop when its server (pid ``server``) does, even killed with SIGKILL (no
     ``close`` then): a daemon thread ends the process once its parent is no longer ``server`` (the worker was
@@ -561,7 +553,7 @@ def _die_with_server(server: int, signalled: bool) -> None:
 
 def _watch_server(server: int) -> None:
     while os.getppid() == server:
-        time.sleep(SERVER_CHECK)
+        time.sleep(tuning.WEB_SERVER_CHECK)
     os._exit(1)  # the server is gone: nobody is left to answer (a search may hold the main thread for seconds)
 
 
@@ -664,7 +656,7 @@ def endpoint(name: str, method: str):
                     request.app.state.local_answers.keep(data, answer)
             else:
                 if request.app.state.limiter is None:  # made in the event loop, on the first request
-                    request.app.state.limiter = anyio.CapacityLimiter(WORKERS)
+                    request.app.state.limiter = anyio.CapacityLimiter(pool_size(tuning.WEB_WORKERS))
                 status, answer = await anyio.to_thread.run_sync(
                     answered_encoded, name, data, limiter=request.app.state.limiter
                 )
@@ -717,9 +709,11 @@ def create_app() -> Starlette:
     )
     app.state.limiter = None
     app.state.searches = ProcessPool(
-        SEARCH_WORKERS, niceness=10, busy_message="the server is busy with {busy} searches: ask again in a moment"
+        pool_size(tuning.WEB_SEARCH_WORKERS),
+        niceness=10,
+        busy_message="the server is busy with {busy} searches: ask again in a moment",
     )
-    app.state.live = ProcessPool(LIVE_WORKERS)
+    app.state.live = ProcessPool(pool_size(tuning.WEB_LIVE_WORKERS))
     app.state.local_answers = LocalAnswers()
     return app
 

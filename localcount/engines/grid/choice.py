@@ -13,17 +13,19 @@ line), or ``python -m localcount tune`` (``tune``).
 The measurement times the variants this CPU's gathers can serve
 (``candidates``) on one sample of a probe size (``PROBE``: the rows' kernel
 of 6x6 without symmetry, every block doing work), by this thread's CPU
-time, in ROUNDS rounds that alternate them, and picks a gather variant only
-when it beats "lanes" by MARGIN both in the median of the rounds' ratios and
-best time against best time (``pick``): a machine busy with other work slows
-every variant of a round alike, and noise never trades the sure kernel for
-a doubtful one.
+time, in ``tuning.CHOICE_ROUNDS`` rounds that alternate them, and picks a
+gather variant only when it beats "lanes" by ``tuning.CHOICE_MARGIN`` both
+in the median of the rounds' ratios and best time against best time
+(``pick``): a machine busy with other work slows every variant of a round
+alike, and noise never trades the sure kernel for a doubtful one.
 
 The choice is a small JSON file in the kernel cache (``util.generated.kernel_dir``),
 ``cpu_kernel_<key>.json``; the key hashes the CPU (its model name and the
 host CPU name and features LLVM compiles for) and the digest of the probe's
-generated sources (which cover the generator and the modules it calls), so
-another CPU or a changed kernel counts with "lanes" until measured again.
+generated sources (which cover the generator and the modules it calls) and
+of the protocol (this module, the ``tuning.CHOICE_*`` values), so another
+CPU, a changed kernel or a changed protocol counts with "lanes" until
+measured again.
 The file is written atomically, under a lock file so that processes
 starting together measure once; a file that cannot be read or names no
 variant counts as not measured.  Every run records the variant it counted
@@ -55,14 +57,6 @@ from . import specialize
 ENV = "LOCALCOUNT_CPU_KERNEL"
 #: The size, symmetry group id and column mode of the probe timed for the choice.
 PROBE = (6, 6, 0, "table")
-#: The probe's sample: SAMPLE_SHARDS blocks of 2^SAMPLE_BITS enumeration indices, drawn at random (seed 1) ...
-SAMPLE_SHARDS = 64
-SAMPLE_BITS = 16
-#: ... timed ROUNDS times per variant, the rounds alternating the variants.
-ROUNDS = 7
-#: A gather variant is chosen only if its median ratio to "lanes" within a round, and its best time's to
-#: the best of "lanes", are both below MARGIN.
-MARGIN = 0.97
 #: The variant counted with until this CPU's choice is measured: as fast as any on many CPUs, never slow.
 DEFAULT = "lanes"
 
@@ -102,9 +96,12 @@ def cpu_identity() -> str:
 
 
 def kernel_digest() -> str:
-    """Digest of the probe's generated sources in every variant, and of this module (the protocol)."""
+    """Digest of the probe's generated sources in every variant, and of the protocol: this module and the
+    ``tuning.CHOICE_*`` values."""
     n, m, _, columns = PROBE
-    return generated.digest(pathlib.Path(__file__), *(specialize.source(n, m, columns, k) for k in specialize.KERNELS))
+    protocol = [tuning.CHOICE_SAMPLE_SHARDS, tuning.CHOICE_SAMPLE_BITS, tuning.CHOICE_ROUNDS, tuning.CHOICE_MARGIN]
+    sources = (specialize.source(n, m, columns, k) for k in specialize.KERNELS)
+    return generated.digest(pathlib.Path(__file__), repr(protocol), *sources)
 
 
 def cache_path() -> pathlib.Path:
@@ -158,7 +155,8 @@ def _probe_kernels(names) -> dict:
 
 
 def measure(names=None) -> dict:
-    """Each variant's (default: ``candidates()``) CPU seconds on the probe's sample, a list of ROUNDS
+    """Each variant's (default: ``candidates()``) CPU seconds on the probe's sample (``tuning.CHOICE_SAMPLE_SHARDS``
+    blocks of 2^``tuning.CHOICE_SAMPLE_BITS`` indices, drawn at random, seed 1), a list of ``tuning.CHOICE_ROUNDS``
     (module doc); {"lanes": []} untimed when it is the only candidate.
 
     The clock is this thread's CPU time, which the other processes of a busy
@@ -172,12 +170,12 @@ def measure(names=None) -> dict:
         return {"lanes": []}
     n, m, group, _ = PROBE
     kernels = _probe_kernels(names)
-    inner = SAMPLE_BITS
-    shards = np.random.default_rng(1).integers(0, 1 << (n * m - inner), size=SAMPLE_SHARDS)
+    inner = tuning.CHOICE_SAMPLE_BITS
+    shards = np.random.default_rng(1).integers(0, 1 << (n * m - inner), size=tuning.CHOICE_SAMPLE_SHARDS)
     for fn, args in kernels.values():
         fn(int(shards[0]), 8, group, *args)  # compile or load first
     times = {name: [] for name in names}
-    for r in range(ROUNDS):
+    for r in range(tuning.CHOICE_ROUNDS):
         for name in names[r % len(names) :] + names[: r % len(names)]:
             fn, args = kernels[name]
             start = time.thread_time()
@@ -199,12 +197,14 @@ def ratios(times: dict) -> dict:
 
 def pick(times: dict) -> str:
     """The variant to use given ``measure``'s times: the gather variant of least median ratio to lanes
-    (``ratios``) if that ratio and its best time's ratio to lanes' best are both under MARGIN, else lanes."""
+    (``ratios``) if that ratio and its best time's ratio to lanes' best are both under ``tuning.CHOICE_MARGIN``,
+    else lanes."""
     paired = ratios(times)
     if not paired:
         return "lanes"
     fastest = min(paired, key=paired.get)
-    if paired[fastest] < MARGIN and min(times[fastest]) < MARGIN * min(times["lanes"]):
+    margin = tuning.CHOICE_MARGIN
+    if paired[fastest] < margin and min(times[fastest]) < margin * min(times["lanes"]):
         return fastest
     return "lanes"
 

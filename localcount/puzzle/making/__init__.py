@@ -6,5 +6,5 @@
 
 Both make nonograms, and check what they make with local logic.
 
-Imports ``solving.logic`` and ``clues`` (Pillow inside ``design.load_grey``); nothing here loads numba.
+Imports ``solving.logic``, ``clues`` and ``tuning`` (Pillow inside ``design.load_grey``); nothing here loads numba.
 """

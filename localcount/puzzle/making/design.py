@@ -33,7 +33,7 @@ the scoring, the pools and the difficulty moves here are this project's own.
 Every result is checked (``generate.check``): local logic solves its clues
 alone, to the grid returned, in the steps reported.
 
-Imports ``clues``, ``solving.logic`` and ``generate`` (Pillow lazily, in ``load_grey``).
+Imports ``clues``, ``tuning``, ``solving.logic`` and ``generate`` (Pillow lazily, in ``load_grey``).
 """
 
 from __future__ import annotations
@@ -43,12 +43,11 @@ import random
 import time
 from dataclasses import dataclass
 
+from ... import tuning
 from ...clues import Grid, grid_clues
 from ..solving import logic
 from . import generate
 
-#: Unknown cells tried per flip (those closest to the threshold).
-POOL = 12
 #: The shipped pictures (drawn by ``scripts/make_pictures.py``).
 PICTURES = pathlib.Path(__file__).resolve().parent.parent / "shipped" / "pictures"
 
@@ -151,8 +150,9 @@ def threshold_grid(grey: list, threshold: float) -> Grid:
     return sum(1 << (r * m + c) for r, row in enumerate(grey) for c, v in enumerate(row) if v < threshold)
 
 
-def validate(grey: list, threshold: float = 0.5, steps=None, pool: int = POOL) -> None:
-    """DesignError for arguments no design can meet (before any work)."""
+def validate(grey: list, threshold: float = 0.5, steps=None, pool: int | None = None) -> None:
+    """DesignError for arguments no design can meet (before any work); ``pool`` None: ``tuning.DESIGN_POOL``."""
+    pool = tuning.DESIGN_POOL if pool is None else pool
     n, m = len(grey), len(grey[0]) if grey else 0
     if n < 1 or m < 1 or any(len(row) != m for row in grey):
         raise DesignError(f"the picture must be a grid of at least 1x1 grey levels, got {n} rows")
@@ -311,15 +311,17 @@ def _range(steps: tuple) -> str:
     return f"{lo} steps" if lo == hi else f"{lo}-{'' if hi is None else hi} steps"
 
 
-def design(grey: list, threshold: float = 0.5, steps: tuple | None = None, seed: int = 0,
-           max_changes: int | None = None, pool: int = POOL, timeout: float | None = None) -> Design:  # fmt: skip
+def design(grey: list, threshold: float = 0.5, steps: tuple | None = None, seed: int = 0, max_changes: int | None = None,
+           pool: int | None = None, timeout: float | None = None) -> Design:  # fmt: skip
     """A checked simple puzzle close to the picture ``grey`` (n rows of m grey levels; module docstring).
 
     ``steps``: (lo, hi) difficulty range (hi None: no upper bound), or None
     for any; ``max_changes``: give up (DesignError) past this many changed
-    cells (default: no limit but the grid); ``timeout``: give up
+    cells (default: no limit but the grid); ``pool``: unknown cells tried
+    per flip (default ``tuning.DESIGN_POOL``); ``timeout``: give up
     (DesignError) after this many seconds (default: never).
     """
+    pool = tuning.DESIGN_POOL if pool is None else pool
     validate(grey, threshold, steps, pool)
     s = _Search(grey, threshold, seed, pool, timeout)
     target, n, m = s.grid, s.n, s.m

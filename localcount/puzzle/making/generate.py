@@ -23,13 +23,13 @@ tries ``rejection`` and, if it finds nothing, ``search``):
   small for simple grids near it and large for grids local logic does not
   solve.  The walk's stationary law is proportional to the density weight
   times exp(-E / TEMPERATURE); it stops at the first grid of energy 0, and
-  restarts from a new random grid every WALK_MOVES moves.  The puzzle is
-  therefore **not** uniform over the grids of that difficulty: it is the
+  restarts from a new random grid every ``tuning.GENERATE_WALK_MOVES``
+  moves.  The puzzle is therefore **not** uniform over the grids of that difficulty: it is the
   first such grid a walk meets, which favours grids close to many others
   of that difficulty.
 Every grid returned has been checked (``check``): local logic solves its
 clues alone, the solution it reaches is the grid, in the steps stated.
-Imports ``clues`` and ``solving.logic`` only.
+Imports ``clues``, ``tuning`` and ``solving.logic`` only.
 """
 
 from __future__ import annotations
@@ -40,20 +40,15 @@ import re
 import time
 from dataclasses import dataclass
 
+from ... import tuning
 from ...clues import Grid, grid_clues
 from ..solving import logic
 
-#: Cells drawn by ``rejection`` before it gives up: TRIES_CELLS // (n·m) grids, at least MIN_TRIES.
-TRIES_CELLS = 1_000_000
-MIN_TRIES = 1000
 METHODS = ("auto", "rejection", "search")
 #: The largest puzzle made (generate and design): 200 x 200 cells.
 MAX_CELLS = 40_000
-#: Moves of one ``search`` walk before it restarts from a new random grid, and the walk's temperature.
-WALK_MOVES = 3000
+#: The temperature of ``search``'s walk.
 TEMPERATURE = 1.0
-#: By default ``search`` tries this many times the grids ``rejection`` draws (its grids are rarely wasted).
-SEARCH_FACTOR = 4
 
 
 class GenerateError(ValueError):
@@ -132,8 +127,9 @@ def check(made: Made) -> Made:
 
 
 def default_tries(n: int, m: int) -> int:
-    """Grids ``rejection`` draws by default: about a million cells' worth (a few seconds at most)."""
-    return max(MIN_TRIES, TRIES_CELLS // max(1, n * m))
+    """Grids ``rejection`` draws by default: about a million cells' worth (a few seconds at most;
+    ``tuning.GENERATE_TRIES_CELLS``, ``tuning.GENERATE_MIN_TRIES``)."""
+    return max(tuning.GENERATE_MIN_TRIES, tuning.GENERATE_TRIES_CELLS // max(1, n * m))
 
 
 def validate(n: int, m: int, steps=None, density: float = 0.5, tries: int = 1, method: str = "auto",
@@ -163,12 +159,12 @@ def generate(n: int, m: int, steps: tuple | None = None, density: float = 0.5, s
     """A checked random simple n×m puzzle with difficulty in ``steps`` (lo, hi) (see the module docstring).
 
     ``tries``: grids ``rejection`` draws, and grids ``search`` tries
-    (default: ``default_tries`` and SEARCH_FACTOR times as many; ``auto``
-    may spend both).  ``timeout``: seconds for both together, looked at
+    (default: ``default_tries`` and ``tuning.GENERATE_SEARCH_FACTOR`` times
+    as many; ``auto`` may spend both).  ``timeout``: seconds for both together, looked at
     after each grid (OutOfTime).  GenerateError when the arguments are
     impossible or no puzzle was found.
     """
-    searched = SEARCH_FACTOR * default_tries(n, m) if tries is None else tries
+    searched = tuning.GENERATE_SEARCH_FACTOR * default_tries(n, m) if tries is None else tries
     tries = default_tries(n, m) if tries is None else tries
     validate(n, m, steps, density, tries, method, timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -252,7 +248,7 @@ def search(n: int, m: int, steps: tuple | None, density: float, seed: int, tries
                 f"no simple {n}x{m} grid{_wanted(steps)} in a search of {tries} grids; try more --tries"
             )
         k += 1
-        if k % WALK_MOVES == 0:
+        if k % tuning.GENERATE_WALK_MOVES == 0:
             grid = random_grid(rng, n, m, density)
             e, found = energy(grid, n, m, steps)
             continue

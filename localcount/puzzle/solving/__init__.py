@@ -15,7 +15,8 @@
 
 ``logic``, ``search``, ``sat`` and ``beliefs`` know both variants (nonograms and yesnograms).
 
-Imports ``model`` (not ``formats``, ``making`` nor ``drawing``), ``clues``, ``lines.words`` and ``lines.colours``;
-numpy in ``beliefs``, python-sat inside ``sat``'s functions; ``compiled`` imports ``lines.solvers`` (numba), and
-only ``logic.use_compiled`` imports ``compiled``, so nothing here loads numba unless asked.
+Imports ``model`` (not ``formats``, ``making`` nor ``drawing``), ``clues``, ``tuning``, ``lines.words`` and
+``lines.colours``; numpy in ``beliefs``, python-sat inside ``sat``'s functions; ``compiled`` imports
+``lines.solvers`` (numba), and only ``logic.use_compiled`` imports ``compiled``, so nothing here loads numba
+unless asked.
 """

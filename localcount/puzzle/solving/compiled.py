@@ -73,8 +73,8 @@ def settle(rows1: list, rows0: list, cols1: list, cols0: list, row_clues, col_cl
 
 def cached() -> bool:
     """True when numba's disk cache holds this source's compiled kernels, so that ``load`` reads them (about a
-    second); False when ``load`` would compile them (seconds more, ``logic.COMPILE_SECONDS``) or it cannot tell
-    (numba's cache index is read through its internals; a numba that changed them answers False)."""
+    second); False when ``load`` would compile them (seconds more, ``tuning.LOGIC_COMPILE_SECONDS``) or it cannot
+    tell (numba's cache index is read through its internals; a numba that changed them answers False)."""
     try:
         return all(bool(kernel._cache._cache_file._load_index()) for kernel in (_settle_vector, _probe))
     except Exception:  # any numba whose cache works otherwise: not known to be cached

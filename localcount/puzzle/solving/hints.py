@@ -35,12 +35,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ... import tuning
 from ...clues import format_clue, grid_clues
 from .logic import Board, bit_positions, line_options, settle
 
 SOLVED, MISTAKES, CONTRADICTION, LINE, PROBE, STUCK = "solved", "mistakes", "contradiction", "line", "probe", "stuck"
-#: Probing looks at most this long for a cell it can decide (a hint answers live).
-PROBE_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -121,10 +120,11 @@ def _grid_cells(mask: int, m: int) -> tuple:
 
 
 def next_hint(row_clues, col_clues, filled: int, empty: int, variant: str = "nonogram", solution: int | None = None,
-              seconds: float = PROBE_SECONDS) -> Hint:  # fmt: skip
+              seconds: float | None = None) -> Hint:  # fmt: skip
     """The hint for the player's marks ``filled`` and ``empty`` (Grid masks, bit r*m + c; disjoint).
 
-    ``solution``: the solution's filled cells (a Grid mask), when the puzzle has one that is known.
+    ``solution``: the solution's filled cells (a Grid mask), when the puzzle has one that is known.  ``seconds``:
+    the most probing looks for a cell (default ``tuning.HINT_PROBE_SECONDS``).
     """
     n, m = len(row_clues), len(col_clues)
     if filled & empty:
@@ -157,7 +157,7 @@ def next_hint(row_clues, col_clues, filled: int, empty: int, variant: str = "non
         return Hint(LINE, line=name, filled=tuple(cell(j) for j in bit_positions(new1)),
                     empty=tuple(cell(j) for j in bit_positions(new0)),
                     reason=line_reason(name, clue, length, ones, zeros, new1, new0, can0, can1, comp))  # fmt: skip
-    return _probe(board, row_clues, col_clues, seconds)
+    return _probe(board, row_clues, col_clues, tuning.HINT_PROBE_SECONDS if seconds is None else seconds)
 
 
 def _probe(board: Board, row_clues, col_clues, seconds: float) -> Hint:

@@ -19,14 +19,12 @@ import functools
 import time
 from dataclasses import dataclass
 
+from ... import tuning
 from ...clues import rows_count_zeros
 from ...lines import words
 
-#: Line results remembered (probing and search meet the same line states over and over).
-LINE_CACHE = 1 << 18
 
-
-@functools.lru_cache(maxsize=LINE_CACHE)
+@functools.lru_cache(maxsize=tuning.LOGIC_LINE_CACHE)  # probing and search meet the same line states over and over
 def line_options(clue, length: int, known1: int, known0: int) -> tuple:
     """``lines.words.line_options``, remembered."""
     return words.line_options(clue, length, known1, known0)
@@ -151,11 +149,6 @@ def compiled_for(n: int, m: int):
     return None
 
 
-#: Loading the compiled code from numba's cache takes about a second (numba's import); compiling it, with an empty
-#: cache, took 6-12 s on a 2-core machine (a fresh virtualenv): a switch leaves at least this much time before a
-#: deadline, the second when the cache does not hold the code (``compiled.cached``).
-LOAD_SECONDS = 2.0
-COMPILE_SECONDS = 15.0
 #: ``compile_when_slow``'s plan: (the moment to switch, the deadline to leave room before, what to tell), or None.
 _switch = None
 
@@ -163,10 +156,10 @@ _switch = None
 def compile_when_slow(after: float | None = 1.0, deadline: float | None = None, notice=None) -> None:
     """From now on in this process, ``settle`` switches itself to compiled (``use_compiled``) once ``after`` more
     seconds have passed, so long work pays numba's load (about a second) and short work does not; never when a
-    ``deadline`` (``time.monotonic``) is less than LOAD_SECONDS away, or COMPILE_SECONDS when numba's cache does
-    not hold the code (``compiled.cached``).  ``notice(text)`` is told when it
-    switches (and if it cannot).  The answers are the same either way; only the time differs.  ``after=None``:
-    no switch planned any more."""
+    ``deadline`` (``time.monotonic``) is less than ``tuning.LOGIC_LOAD_SECONDS`` away, or
+    ``tuning.LOGIC_COMPILE_SECONDS`` when numba's cache does not hold the code (``compiled.cached``).
+    ``notice(text)`` is told when it switches (and if it cannot).  The answers are the same either way; only the
+    time differs.  ``after=None``: no switch planned any more."""
     global _switch
     _switch = None if _compiled is not None or after is None else (time.monotonic() + after, deadline, notice)
 
@@ -182,12 +175,16 @@ def _switch_now() -> None:
     _, deadline, notice = _switch
     _switch = None
     tell = notice or (lambda text: None)
-    if deadline is not None and deadline - time.monotonic() < LOAD_SECONDS:
+    if deadline is not None and deadline - time.monotonic() < tuning.LOGIC_LOAD_SECONDS:
         return
     try:
         from . import compiled  # numba, imported: nothing compiled or loaded yet
 
-        if deadline is not None and deadline - time.monotonic() < COMPILE_SECONDS and not compiled.cached():
+        if (
+            deadline is not None
+            and deadline - time.monotonic() < tuning.LOGIC_COMPILE_SECONDS
+            and not compiled.cached()
+        ):
             tell("local logic stays interpreted: compiling it (numba's cache is empty) would outlast the time limit")
             return
         tell("long work: local logic compiled from now on (numba; seconds more when it first compiles)")

@@ -20,7 +20,8 @@ branch there without redoing them (``Branch``).
 
 Once local logic is compiled (``logic.use_compiled``), ``probe`` runs
 compiled too (``compiled._probe``: the same tries, in the same order, with
-the same results), looking at the clock every TICK_CELLS tried cells.
+the same results), looking at the clock every ``tuning.PROBING_TICK_CELLS``
+tried cells.
 
 This is the "probing" of the literature (e.g. Jan Wolter's pbnsolve notes
 and the webpbn solver survey, and Wu et al., "An efficient approach to
@@ -33,6 +34,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ... import tuning
 from . import logic
 from .logic import CONTRADICTION, SOLVED, STUCK, Board, bit_positions, settle
 
@@ -174,13 +176,10 @@ def probe(board: Board, row_clues, col_clues, clock: Clock | None = None, counts
     return (SOLVED if board.solved() else STUCK), best
 
 
-#: Cells the compiled probing tries between two looks at the clock.
-TICK_CELLS = 32
-
-
 def _probe_compiled(compiled, board: Board, row_clues, col_clues, clock: Clock | None, counts: dict | None) -> tuple:
     """``probe`` by the compiled ``compiled._probe`` (the same tries in the same order, the same verdicts): the
-    board goes in as one vector and comes back; the clock is looked at every TICK_CELLS tried cells."""
+    board goes in as one vector and comes back; the clock is looked at every
+    ``tuning.PROBING_TICK_CELLS`` tried cells."""
     n, m = board.n, board.m
     prober = compiled.Prober(board.rows1 + board.rows0 + board.cols1 + board.cols0, board.known, n, m, row_clues,
                              col_clues, board.yes)  # fmt: skip
@@ -189,7 +188,7 @@ def _probe_compiled(compiled, board: Board, row_clues, col_clues, clock: Clock |
         while True:
             if clock is not None:
                 clock.tick()
-            verdict = prober.run(-1 if clock is None else TICK_CELLS)
+            verdict = prober.run(-1 if clock is None else tuning.PROBING_TICK_CELLS)
             if counts is not None:
                 counts["probes"] = counts.get("probes", 0) + int(state[compiled.PROBES]) - done
             done = int(state[compiled.PROBES])

@@ -21,10 +21,10 @@ with the same clue, so its automaton reads the negated cell literals
 (and what is known of it swapped); its columns are encoded as usual.
 
 ``solve_auto`` is the default method: the probing search, handing the
-puzzle to the solver once it has made HANDOFF_PROBES probes.  One solver
-(``Session``) holds the clauses from what probing knew at the root; the
+puzzle to the solver once it has made ``tuning.SAT_HANDOFF_PROBES``
+probes.  One solver (``Session``) holds the clauses from what probing knew at the root; the
 cells known there also leave moves out of each line's encoding.  If it
-finds no solution in SAT_FIRST seconds, a dive guided by belief
+finds no solution in ``tuning.SAT_FIRST`` seconds, a dive guided by belief
 propagation (``beliefs.dive``) looks for one; from a dead end the solver
 tries again with the choices of the dive's steps assumed; when they
 contradict, the solver names a set of them that does (its core), and the
@@ -44,6 +44,7 @@ from __future__ import annotations
 import threading
 import time
 
+from ... import tuning
 from ..model import Puzzle, PuzzleError
 from . import logic, probing, search
 from .automaton import line_automaton
@@ -152,15 +153,6 @@ def line_clauses(clue, cells: list, top: int, filled: int = 0, empty: int = 0) -
 #: The SAT solver (python-sat's name): Glucose 4.1 (Audemard and Simon) can be interrupted, which gives a
 #: deadline, progress and Ctrl-C; on webpbn #6574 and the 9- to 14-Dom puzzles it is as fast as CaDiCaL 1.9.5.
 SOLVER = "glucose4"
-#: Seconds the solver runs between looks at the clock.
-SLICE = 0.5
-#: ``solve_auto`` hands a puzzle to the SAT solver once the search has made this many probes ...
-HANDOFF_PROBES = 5_000  # Forever: 0.75 s of search at 20,000 (63 nodes), 0.15 s at 5,000 (10 nodes), SAT 0.03 s
-#: ... and gives it this many seconds before it looks for a first solution with ``beliefs.dive``.
-SAT_FIRST = 1.0
-#: From a dive's dead end, the solver that has searched tries the dive's choices for this many seconds, then a
-#: fresh one goes on (on Faase the one that had searched took 20 s where a fresh one takes 7 s).
-ASSUMED_FIRST = 3.0
 
 
 def available() -> bool:
@@ -224,13 +216,14 @@ class Session:
         return [r * self.p.m + c + 1 if value else -(r * self.p.m + c + 1) for r, c, value in cells]
 
     def solve(self, clock: probing.Clock, assumptions: list = ()) -> bool:
-        """Whether the clauses (and ``assumptions``) have a model: solved in slices of SLICE seconds, ticking
-        ``clock`` between them (OutOfTime past its deadline)."""
+        """Whether the clauses (and ``assumptions``) have a model: solved in slices of ``tuning.SAT_SLICE`` seconds,
+        ticking ``clock`` between them (OutOfTime past its deadline)."""
         solver = self.solver
         while True:
             solver.clear_interrupt()
-            left = SLICE if clock.deadline is None else clock.deadline - time.perf_counter()
-            timer = threading.Timer(min(SLICE, max(left, 0.0)), solver.interrupt)  # a slice ends at the deadline
+            left = tuning.SAT_SLICE if clock.deadline is None else clock.deadline - time.perf_counter()
+            # a slice ends at the deadline
+            timer = threading.Timer(min(tuning.SAT_SLICE, max(left, 0.0)), solver.interrupt)
             timer.start()
             try:
                 found = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -381,7 +374,8 @@ class Assumed:
 def first_solution(p: Puzzle, root: logic.Board, session: Session, clock: probing.Clock) -> tuple:
     """(solution, None) by the dive (``beliefs.dive``) or, from its dead end, by ``session`` with the dive's
     choices assumed (see the module doc); (None, None): there is none; (None, assumed): ``session`` ran past
-    ASSUMED_FIRST seconds on one try, and a fresh solver should go on with ``assumed`` (an ``Assumed``)."""
+    ``tuning.SAT_ASSUMED_FIRST`` seconds on one try, and a fresh solver should go on with ``assumed`` (an
+    ``Assumed``)."""
     from . import beliefs  # numpy: loaded only for a dive
 
     counts = clock.state
@@ -394,7 +388,7 @@ def first_solution(p: Puzzle, root: logic.Board, session: Session, clock: probin
         return ended.solution, None
     assumed = Assumed(session, ended)
     try:
-        return assumed.solve(session, _within(clock, ASSUMED_FIRST)), None
+        return assumed.solve(session, _within(clock, tuning.SAT_ASSUMED_FIRST)), None
     except probing.OutOfTime:
         clock.tick()  # OutOfTime again if the whole deadline has passed
         return None, assumed
@@ -403,20 +397,21 @@ def first_solution(p: Puzzle, root: logic.Board, session: Session, clock: probin
 def solve_auto(
     p: Puzzle, limit: int = 2, max_nodes: int | None = None, timeout: float | None = None, progress=None
 ) -> Search:
-    """The search, handing the puzzle to the SAT solver after HANDOFF_PROBES probes when python-sat is installed.
+    """The search, handing the puzzle to the SAT solver after ``tuning.SAT_HANDOFF_PROBES`` probes when python-sat
+    is installed.
 
     Without python-sat it is ``search.search``.  A puzzle handed over has
     needed branching (the search branched before the hand-off), so its
     level is BRANCHING.  The SAT solver starts from what probing knew at
-    the root.  If it has found no solution in SAT_FIRST seconds, a dive
-    guided by belief propagation looks for one (``first_solution``); a
+    the root.  If it has found no solution in ``tuning.SAT_FIRST`` seconds, a
+    dive guided by belief propagation looks for one (``first_solution``); a
     fresh solver then starts from the solution found (its starting values)
     to find the others, with what is left of ``timeout``.  ``max_nodes``
     bounds the search as before.
     """
     if not available():
         return search.search(p, limit, max_nodes, timeout, progress)
-    first = search.search(p, limit, max_nodes, timeout, progress, max_probes=HANDOFF_PROBES)
+    first = search.search(p, limit, max_nodes, timeout, progress, max_probes=tuning.SAT_HANDOFF_PROBES)
     if first.stopped != "probes":
         return first
     clock = probing.Clock(None if timeout is None else max(timeout - first.seconds, 1e-3), progress)  # what is left
@@ -427,7 +422,7 @@ def solve_auto(
     try:
         session = Session(p, first.root, clock)
         try:
-            exhausted = session.enumerate(out, limit, _within(clock, SAT_FIRST))
+            exhausted = session.enumerate(out, limit, _within(clock, tuning.SAT_FIRST))
         except probing.OutOfTime:
             clock.tick()
             assumed = None
