@@ -6,15 +6,17 @@ import argparse
 
 from ..util.messages import Parser, say
 
+#: What ``tune --help`` says first.
+ABOUT = (
+    "Time the generated CPU kernel variants on this CPU (5 to 25 s) and keep the fastest for later counts; a "
+    "count expected to take over 20 minutes on one core does this by itself, shorter ones use 'lanes' until it "
+    "is done. stdout: the variant counts use here; stderr: the times."
+)
+
 
 def parser() -> argparse.ArgumentParser:
-    """The arguments of ``tune``."""
-    p = Parser(
-        prog="python -m localcount tune",
-        description="Time the generated CPU kernel variants on this CPU (5 to 25 s) and keep the fastest for "
-        "later counts; a count expected to take over 20 minutes on one core does this by itself, shorter ones "
-        "use 'lanes' until it is done. stdout: the variant counts use here; stderr: the times.",
-    )
+    """The arguments of ``tune``: ``--show`` alone."""
+    p = Parser(prog="python -m localcount tune", description=ABOUT)
     p.add_argument("--show", action="store_true", help="measure nothing: say what is kept")
     return p
 
