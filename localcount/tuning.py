@@ -123,6 +123,9 @@ GPU_SHARD_GRID_BITS = 36
 GPU_MIN_SHARD_BITS = 4
 #: ``--shard-bits`` of a GPU run may go up to this: the parent keeps a record per shard in memory.
 GPU_MAX_SHARD_BITS = 24
+#: Threads per block where the tables take at most 48 KiB of shared memory: several blocks share a
+#: multiprocessor, hiding each other's latency.
+GPU_BLOCK_THREADS = 128
 #: Most threads per block where the tables take more than the default shared memory: one such block fills a
 #: multiprocessor's shared memory, so it gets as many threads as the kernel's registers allow, up to this.
 GPU_LARGE_BLOCK_THREADS = 1024

@@ -334,9 +334,11 @@ def test_the_cpu_kernel_file_changes_with_the_order():
     # numba's cache watches only the kernel's own file: its ORDER_DIGEST must follow engines.enumeration's order.
     from localcount.engines import enumeration
     from localcount.engines.grid import kernel
+    from localcount.engines.stats import kernel as stats_kernel
     from localcount.util import generated
 
-    order = [getattr(enumeration, name) for name in kernel.ORDER_FUNCTIONS]
-    assert generated.digest(*order) == kernel.ORDER_DIGEST, (
-        "engines.enumeration's order changed: renew grid/kernel.py's ORDER_DIGEST (numba then recompiles)"
-    )
+    for compiled in (kernel, stats_kernel):
+        order = [getattr(enumeration, name) for name in compiled.ORDER_FUNCTIONS]
+        assert generated.digest(*order) == compiled.ORDER_DIGEST, (
+            f"engines.enumeration's order changed: renew {compiled.__name__}'s ORDER_DIGEST (numba then recompiles)"
+        )

@@ -201,26 +201,21 @@ def opt_in_shared(function, nbytes: int, driver=None) -> bool:
 
 
 def block_threads(nbytes: int, max_threads: int) -> int:
-    """Threads per block: ``kernel.THREADS`` for tables of at most DEFAULT_SHARED_BYTES (several blocks share a
-    multiprocessor), else the largest power of two up to ``tuning.GPU_LARGE_BLOCK_THREADS`` and the kernel's ``max_threads``."""
-    from . import kernel
-
+    """Threads per block: ``tuning.GPU_BLOCK_THREADS`` for tables of at most DEFAULT_SHARED_BYTES (several blocks
+    share a multiprocessor), else the largest power of two up to ``tuning.GPU_LARGE_BLOCK_THREADS`` and the
+    kernel's ``max_threads``."""
     if nbytes <= DEFAULT_SHARED_BYTES:
-        return kernel.THREADS
+        return tuning.GPU_BLOCK_THREADS
     return 1 << (min(tuning.GPU_LARGE_BLOCK_THREADS, max_threads).bit_length() - 1)
 
 
 @functools.cache
 def _prepared(launch, nbytes: int) -> int:
     """Threads per block for a kernel on the device, opted in to ``nbytes`` of shared memory first (once per kernel)."""
-    from . import kernel
-
-    if simulated():
-        return (
-            tuning.GPU_SIMULATOR_THREADS
-        )  # the simulator runs a Python thread per CUDA thread, and ignores the opt-in
+    if simulated():  # the simulator runs a Python thread per CUDA thread, and ignores the opt-in
+        return tuning.GPU_SIMULATOR_THREADS
     if nbytes <= DEFAULT_SHARED_BYTES:
-        return kernel.THREADS
+        return tuning.GPU_BLOCK_THREADS
     function = launch.compile(KERNEL_SIGNATURE)._codelibrary.get_cufunc()  # numba-cuda 0.30: the loaded CUkernel
     opt_in_shared(function, nbytes)
     return block_threads(nbytes, function.attrs.maxthreads)

@@ -53,8 +53,6 @@ from .. import enumeration
 from ..base import GROUP_IDS
 
 NONE, FLIPS, SQUARE = GROUP_IDS["none"], GROUP_IDS["flips"], GROUP_IDS["square"]  # symmetry groups
-#: Threads per block where the tables take at most 48 KiB of shared memory (``count.block_threads``).
-THREADS = 128
 #: Most lines a size may have in one direction (the GPU layout's limit).
 MAX_LINES = 16
 #: Where the line tables live: global memory, both in shared memory, one shared copy for rows and columns.

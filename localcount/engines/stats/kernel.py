@@ -25,7 +25,9 @@ clues of the other rows.  Symmetry FLIPS {id, V, H, VH} acts on the pair
 maps groups to groups and preserves every measure (V reverses the order of
 the rows and of each column's cells, H of each row's cells: a round maps to
 a round), so as in ``engines.grid.kernel`` each clue tuple whose border pair is the least
-of its orbit counts orbit-size times and the others not at all.
+of its orbit counts orbit-size times and the others not at all (``engines.enumeration.orbit_weight``,
+compiled here; numba's cache watches this file only, so ``ORDER_DIGEST`` is a digest of that function's
+source, checked by tests/test_index_order.py).
 
 Output vector (int64, added into ``out``): see ``measures.VECTOR``.
 """
@@ -36,11 +38,17 @@ import numpy as np
 from numba import njit, prange
 
 from ...lines.bits import low_mask
+from .. import enumeration
 from ..base import GROUP_IDS
 from .measures import GRIDS, HIST, SOLVABLE, SOLVED_NOT_UNIQUE, STUCK_START, UNIQUE
 
 SOLVED = 1
 FLIPS = GROUP_IDS["flips"]
+
+#: ``util.generated.digest`` of ``ORDER_FUNCTIONS`` in ``engines.enumeration`` (module doc): renew it when they change.
+ORDER_DIGEST = "7a469747d2c4fe5b"
+ORDER_FUNCTIONS = ("orbit_weight",)
+_orbit_weight = enumeration.compiled(njit(cache=True), ORDER_FUNCTIONS)["orbit_weight"]
 
 
 @njit(cache=True)
@@ -89,25 +97,14 @@ def _propagate_rounds(rows, cols, n, m, rtab, ctab, rspread, cspread):
 
 @njit(cache=True)
 def tuple_weight(clue, n, C, rev, group):
-    """Orbit size of a row-clue tuple's border pair if it is its orbit's least, else 0."""
+    """Orbit size of a row-clue tuple's border pair (clue codes of row 0 and row n-1, the one row if n = 1) under
+    the flips if it is its orbit's least, else 0 (``engines.enumeration.orbit_weight``)."""
     if group != FLIPS:
         return 1
-    if n == 1:
-        a = clue[0]
-        ra = rev[a]
-        if ra < a:
-            return 0
-        return 1 if ra == a else 2
     a = clue[0]
     b = clue[n - 1]
     code = a * C + b
-    k_v = b * C + a
-    k_h = rev[a] * C + rev[b]
-    k_vh = rev[b] * C + rev[a]
-    if k_v < code or k_h < code or k_vh < code:
-        return 0
-    fixed = 1 + (k_v == code) + (k_h == code) + (k_vh == code)
-    return 4 // fixed
+    return _orbit_weight(code, (code, b * C + a, rev[a] * C + rev[b], rev[b] * C + rev[a]))
 
 
 @njit(cache=True)
