@@ -182,6 +182,9 @@ NUMBERING_MAX_KEY_BITS = 20
 NUMBERING_SHARD_GRID_BITS = 26
 #: ... and there are at least 2^bits of them where there are that many blocks: work for every worker.
 NUMBERING_MIN_SHARD_BITS = 5
+#: Sizes with at least this many cells number their blocks with kernels generated for the size; smaller ones
+#: take milliseconds in the plain kernel, less than the seconds a compilation of their own costs.
+NUMBERING_GENERATED_MIN_CELLS = 20
 #: Grids per piece of work handed to a numba thread by ``numbering.count.codes``: fewer calls, worse balance.
 NUMBERING_CHUNK = 1 << 14
 #: Ranges of at most this many grids are numbered with numpy: no kernel call, but numpy's pace.

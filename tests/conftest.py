@@ -14,6 +14,16 @@ if os.environ.get("LOCALCOUNT_TEST_GPU") != "device":
 
 #: The methods of ``test_count.py::test_count_equals_reference`` (its parameters' ids).
 COUNT_METHODS = ("line-dp+symmetry", "tables+symmetry", "tables, every grid")
+
+
+def sizes_up_to(cells: int) -> list:
+    """Every n x m with n, m >= 1 and at most ``cells`` cells."""
+    return [(n, m) for n in range(1, cells + 1) for m in range(1, cells + 1) if n * m <= cells]
+
+
+#: The sizes of 13 to 16 cells with both sides of at least 2 and the single lines of 13 (``test_count.py``'s
+#: sweep; the single lines of 14 to 16 are long for their line solver).
+SWEEP_13_16 = [(n, m) for n, m in sizes_up_to(16) if 13 <= n * m <= 16 and (min(n, m) >= 2 or n * m == 13)]
 #: The long tests: wider sweeps of what a quick test of the same file checks (more sizes, every kernel variant,
 #: every parametrisation of a generated kernel, a Dask cluster's failures), each a test function by its name or
 #: one case of it with its parameters' id.  The README's ``python -m pytest`` leaves them out (marker ``long``,
@@ -21,11 +31,21 @@ COUNT_METHODS = ("line-dp+symmetry", "tables+symmetry", "tables, every grid")
 #: with the page's real-browser tests (marker ``browser``): ``python -m pytest -m 'long or browser'``.  Every
 #: test file keeps quick tests (``tests/test_suite.py``).
 LONG = {
+    "test_probing.py": {
+        "test_probing_only_sets_what_every_solution_shares[1]",
+        "test_probing_only_sets_what_every_solution_shares[2]",
+    },
+    "test_compiled_logic.py": {
+        "test_a_long_generate_says_it_switched_and_a_short_one_stays_interpreted",
+        "test_a_solve_with_a_time_limit_holds_it_with_numbas_cache_empty",
+    },
     "test_api_docs.py": {
         "test_the_api_tour_runs_as_written",
         "test_the_issues_block_runs_as_written",
     },
     "test_bench.py": {
+        "test_bench_runs[threads]",
+        "test_bench_runs[dask]",
         "test_kernel_bench_compares_the_stats_variants",
     },
     "test_campaign.py": {
@@ -46,6 +66,9 @@ LONG = {
         "test_table_with_an_unreachable_scheduler_says_so",
     },
     "test_count.py": {
+        "test_longest_table_lines_equal_the_line_dp[13-1]",
+        # the sizes of 13 to 16 cells, each method: the naive reference enumerates 2^13 to 2^16 grids in Python (up to 12 cells stay quick),
+        *(f"test_count_equals_reference[{method}-{n}-{m}]" for method in COUNT_METHODS for n, m in SWEEP_13_16),
         "test_longest_table_lines_equal_the_line_dp[1-13]",
         "test_columns_first_when_only_rows_need_the_line_dp",
         "test_every_group_gives_the_known_square_counts",
@@ -73,11 +96,17 @@ LONG = {
         "test_search_reaches_the_rarest_5x5_difficulties",
     },
     "test_gpu.py": {
+        "test_the_variants_script_times_every_variant_and_checks_its_counts",
+        "test_shards_add_up_to_the_count_whatever_their_number",
         "test_every_size_up_to_12_cells_equals_the_reference",
         "test_kernel_variants_equal_the_recorded_counts",
         "test_larger_sizes_equal_the_recorded_counts",
     },
     "test_grid_gather.py": {
+        # one gather variant's threaded kernel stays quick (gather8: AVX2 and AVX-512 both time it),
+        "test_gather_threaded_kernel_gives_the_known_counts[gather4]",
+        "test_gather_threaded_kernel_gives_the_known_counts[gather16]",
+        "test_measure_on_this_cpu_times_every_candidate",
         "test_gather_counts_equal_plain_kernel_and_reference",
         "test_gather_shards_equal_plain_shards",
         "test_gather_yesnograms_equal_reference",
@@ -116,6 +145,8 @@ LONG = {
         "test_a_search_answers_within_half_a_second_of_its_time_limit",
     },
     "test_yesnogram.py": {
+        # the sizes of 11 to 14 cells (up to 10 stay quick): the naive yesnogram stats take seconds each,
+        *(f"test_every_counter_equals_the_reference[{n}-{m}]" for n, m in sizes_up_to(16) if 11 <= n * m <= 14),
         "test_every_counter_equals_the_reference[1-15]",
         "test_every_counter_equals_the_reference[1-16]",
         "test_every_counter_equals_the_reference[15-1]",
@@ -134,3 +165,14 @@ def pytest_collection_modifyitems(config, items):
         named = getattr(item, "originalname", None) in long or item.name in long
         if named and not item.get_closest_marker("slow"):  # a slow case stays opt-in (-m slow), not run by CI
             item.add_marker(pytest.mark.long)
+
+
+def pytest_sessionstart(session):
+    """In each pytest-xdist worker, its share of the kernels most tests compile, before the first test
+    (``warmup``): compiled once for the run, not once per worker."""
+    workerinput = getattr(session.config, "workerinput", None)
+    if workerinput is not None:
+        import warmup
+
+        warm_id = int(workerinput["workerid"].removeprefix("gw"))
+        warmup.warm(warm_id, int(workerinput["workercount"]))

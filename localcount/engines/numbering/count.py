@@ -3,8 +3,9 @@
 A grid's *code* is 0 when local logic leaves a cell unknown, else 1 + its steps (``kernel``).
 Three implementations (``KERNELS``), which the tests compare on every grid of the small sizes:
 small ranges (at most ``tuning.NUMBERING_VECTOR_MAX`` grids: a query on a small block, one grid's rank) go to numpy
-(``vector``: nothing compiled, numba not even imported); ranges of whole last rows to the kernels
-generated for the size (``fast``); the others to the plain numba kernels (``kernel``).
+(``vector``: nothing compiled, numba not even imported); ranges of whole last rows of a size of
+``tuning.NUMBERING_GENERATED_MIN_CELLS`` cells or more to the kernels generated for the size (``fast.pays``);
+the others to the plain numba kernels (``kernel``).
 """
 
 from __future__ import annotations
@@ -45,11 +46,7 @@ def codes(
         from . import fast
 
         how = (
-            "vector"
-            if count <= tuning.NUMBERING_VECTOR_MAX
-            else "generated"
-            if fast.aligned(n, m, g0, count)
-            else "plain"
+            "vector" if count <= tuning.NUMBERING_VECTOR_MAX else "generated" if fast.pays(n, m, g0, count) else "plain"
         )
     if how == "vector":
         from .vector import codes as vector_codes
@@ -77,7 +74,7 @@ def codes(
 def hist(n: int, m: int, g0: int, count: int, variant: str = "nonogram", generated=None) -> np.ndarray:
     """The histogram of codes (length ``width``) of grids g0 .. g0 + count - 1, in this thread (numba kernels).
 
-    ``generated``: use the size's generated kernel (None: where the range allows, ``fast.aligned``).
+    ``generated``: use the size's generated kernel (None: where the range and the size allow, ``fast.pays``).
     """
     from . import fast, kernel
 
@@ -88,7 +85,7 @@ def hist(n: int, m: int, g0: int, count: int, variant: str = "nonogram", generat
         return out
     tables = prepare(n, m, variant)
     if generated is None:
-        generated = fast.aligned(n, m, g0, count)
+        generated = fast.pays(n, m, g0, count)
     if generated:
         fast.module(n, m).hist_into(g0, count, *tables, out)
     else:

@@ -104,3 +104,10 @@ def aligned(n: int, m: int, g0: int, count: int) -> bool:
     """True if the grids g0 .. g0 + count - 1 are whole runs of the last row, as the generated kernels need."""
     step = 1 << m
     return n * m > 0 and g0 % step == 0 and count % step == 0
+
+
+def pays(n: int, m: int, g0: int, count: int) -> bool:
+    """True if the grids g0 .. g0 + count - 1 go to the kernels generated for the size: ``aligned`` ones of a size
+    of ``tuning.NUMBERING_GENERATED_MIN_CELLS`` cells or more (smaller sizes take milliseconds in the plain
+    kernel, less than the seconds a compilation of their own costs)."""
+    return n * m >= tuning.NUMBERING_GENERATED_MIN_CELLS and aligned(n, m, g0, count)

@@ -251,7 +251,9 @@ class NumberingLayout(Layout):
         threads = min(jobs, numba.config.NUMBA_NUM_THREADS)
         numba.set_num_threads(threads)
         out = [-1]
-        how = "generated" if self.block_bits >= self.m and self.n * self.m else "plain"  # not numpy: this is a count
+        from .fast import pays
+
+        how = "generated" if pays(self.n, self.m, 0, 1 << self.block_bits) else "plain"  # not numpy: this is a count
         for i, block in enumerate(np.flatnonzero(self.computed())):
             grids = codes(self.n, self.m, int(block) << self.block_bits, 1 << self.block_bits, self.variant, how=how)
             out += [int(block), *(int(c) for c in np.bincount(grids, minlength=self.width))]
