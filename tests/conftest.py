@@ -21,6 +21,11 @@ def sizes_up_to(cells: int) -> list:
     return [(n, m) for n in range(1, cells + 1) for m in range(1, cells + 1) if n * m <= cells]
 
 
+#: The committed logs whose check is long (``test_results.py``; the others, one of each engine, stay quick).
+COMMITTED_LONG = ("2x20-thin1-tab-s16-sym", "3x13-stats3-d1-rows-sym", "3x13-stats3-d6-tr-sym",
+                  "4x10-stats3-d1-rows-sym", "4x10-stats3-d4-tr-sym", "5x8-stats3-d3-tr-sym",
+                  "6x6-stats2-d3-rows-sym-yes", "6x6-stats2-d3-tr-sym-yes", "6x7-stats3-d2-rows-sym")  # fmt: skip
+
 #: The sizes of 13 to 16 cells with both sides of at least 2 and the single lines of 13 (``test_count.py``'s
 #: sweep; the single lines of 14 to 16 are long for their line solver).
 SWEEP_13_16 = [(n, m) for n, m in sizes_up_to(16) if 13 <= n * m <= 16 and (min(n, m) >= 2 or n * m == 13)]
@@ -31,6 +36,17 @@ SWEEP_13_16 = [(n, m) for n, m in sizes_up_to(16) if 13 <= n * m <= 16 and (min(
 #: with the page's real-browser tests (marker ``browser``): ``python -m pytest -m 'long or browser'``.  Every
 #: test file keeps quick tests (``tests/test_suite.py``).
 LONG = {
+    "test_resume.py": {
+        "test_interrupt_keeps_finished_shards[15-143]",
+    },
+    "test_web.py": {
+        "test_a_live_answer_never_waits_behind_a_search_and_a_full_search_pool_answers_503",
+    },
+    "test_results.py": {
+        "test_small_sizes_are_recounted_by_the_kernel",
+        # three committed logs stay quick: a thin one, a stats one, a count,
+        *(f"test_committed_checkpoints_are_whole_and_agree_with_runs[{key}]" for key in COMMITTED_LONG),
+    },
     "test_probing.py": {
         "test_probing_only_sets_what_every_solution_shares[1]",
         "test_probing_only_sets_what_every_solution_shares[2]",
@@ -44,6 +60,7 @@ LONG = {
         "test_the_issues_block_runs_as_written",
     },
     "test_bench.py": {
+        "test_kernel_bench_compares_the_counts_variants_and_their_sums",
         "test_bench_runs[threads]",
         "test_bench_runs[dask]",
         "test_kernel_bench_compares_the_stats_variants",
@@ -66,6 +83,8 @@ LONG = {
         "test_table_with_an_unreachable_scheduler_says_so",
     },
     "test_count.py": {
+        "test_transpose_gives_the_same_count",
+        "test_symmetry_reduction_equals_full_enumeration_beyond_the_reference[1-18]",
         "test_longest_table_lines_equal_the_line_dp[13-1]",
         # the sizes of 13 to 16 cells, each method: the naive reference enumerates 2^13 to 2^16 grids in Python (up to 12 cells stay quick),
         *(f"test_count_equals_reference[{method}-{n}-{m}]" for method in COUNT_METHODS for n, m in SWEEP_13_16),
@@ -85,6 +104,9 @@ LONG = {
         ),
     },
     "test_numbering.py": {
+        "test_rank_undoes_nth_on_5x5_and_6x6[5-yesnogram]",
+        "test_rank_undoes_nth_on_5x5_and_6x6[6-nonogram]",
+        "test_the_shipped_5x5_index_is_what_the_engine_builds[yesnogram]",
         "test_every_code_equals_the_reference_in_both_kernels",
         "test_every_number_of_every_small_size[4-4-nonogram]",
         "test_every_number_of_every_small_size[4-4-yesnogram]",
@@ -139,6 +161,7 @@ LONG = {
         "test_thin_equals_general_kernel",
     },
     "test_thin_unique.py": {
+        "test_stats_of_a_long_thin_size_prints_the_unique_count_alone",
         "test_matches_oeis_a383345",
     },
     "test_web_limits.py": {

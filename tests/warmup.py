@@ -4,7 +4,8 @@ taking its share (``conftest.pytest_sessionstart``).
 numba keeps what it compiles on disk; a worker that needs a kernel another one has compiled loads it (a tenth
 of a second) instead of compiling it again (seconds), and so do the command-line tests' subprocesses.  Without
 this, both workers of ``python -m pytest`` compiled every common kernel, one first test each.  The shares are
-balanced by their cold cost on 2 cores (2026-11-29): about 13 s each.  Each call is a public one at a size the
+balanced by their cold cost on 2 cores (2026-11-29): about 18 s each; with them the quick suite took
+221 s from a clean clone, 245 s without.  Each call is a public one at a size the
 tests count anyway, so the signatures are the tests' own.
 """
 
@@ -21,6 +22,23 @@ def _grid_threaded():
     from localcount.engines.grid.count import count_shards, plan
 
     count_shards(plan(3, 4, 2), [0, 1], True)
+
+
+def _line_dp():
+    from localcount.engines.grid.count import count
+
+    count(3, 4, table_max=0, spread_max=0)  # the line solvers in the plain kernel (test_count's line-dp cases)
+
+
+def _compiled_logic():
+    import localcount as lc
+    from localcount.puzzle.solving import logic
+
+    logic.use_compiled(True)
+    try:
+        lc.Puzzle(rows=[[1, 1], [1], [3]], columns=[[1, 1], [2], [1, 1]]).solve()
+    finally:
+        logic.use_compiled(False)
 
 
 def _generated_5x5():
@@ -49,8 +67,8 @@ def _sample():
 
 #: (share of worker 0, share of worker 1): each a list of calls.
 SHARES = (
-    (_grid_serial, _generated_5x5, _sample),
-    (_grid_threaded, _stats, _thin),
+    (_grid_serial, _generated_5x5, _sample, _line_dp),
+    (_grid_threaded, _stats, _thin, _compiled_logic),
 )
 
 
