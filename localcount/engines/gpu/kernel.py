@@ -117,25 +117,28 @@ def square_border_mask(border, n):
 
 
 @cuda.jit(device=True)
+def _bit(x, y, n):
+    return uint64(1) << uint64(x * n + y)
+
+
+@cuda.jit(device=True)
 def square_weight(border, n):
-    """Orbit size of a square's border under its 8 symmetries if it is the least of its orbit, else 0."""
+    """Orbit size of a square's border under its 8 symmetries if it is the least of its orbit, else 0: the border's
+    images as eight scalars (registers: an array passed on would live in local memory)."""
     grid = square_border_mask(border, n)
-    images = cuda.local.array(8, uint64)
-    for k in range(8):
-        images[k] = uint64(0)
+    i0 = i1 = i2 = i3 = i4 = i5 = i6 = i7 = uint64(0)
     for r in range(n):
         for c in range(n):
             if (grid >> uint64(r * n + c)) & uint64(1):
-                k = 0
-                for t in range(2):
-                    a = r if t == 0 else c
-                    b = c if t == 0 else r
-                    for f in range(4):
-                        x = a if f % 2 == 0 else n - 1 - a
-                        y = b if f < 2 else n - 1 - b
-                        images[k] |= uint64(1) << uint64(x * n + y)
-                        k += 1
-    return _orbit_weight(grid, images)
+                i0 |= _bit(r, c, n)
+                i1 |= _bit(n - 1 - r, c, n)
+                i2 |= _bit(r, n - 1 - c, n)
+                i3 |= _bit(n - 1 - r, n - 1 - c, n)
+                i4 |= _bit(c, r, n)
+                i5 |= _bit(n - 1 - c, r, n)
+                i6 |= _bit(c, n - 1 - r, n)
+                i7 |= _bit(n - 1 - c, n - 1 - r, n)
+    return _orbit_weight(grid, (i0, i1, i2, i3, i4, i5, i6, i7))
 
 
 def count_kernel(n: int, m: int, group: int, place: str = GLOBAL, lanes: int = 1):
