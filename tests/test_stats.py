@@ -48,6 +48,9 @@ def test_known_values():
     assert S.stats(3, 3).unique == S.stats(3, 3).solvable == 384
     four = S.stats(4, 4)
     assert four.solvable == 51234 and four.unique > four.solvable
+
+
+def test_known_value_of_5x5():  # long: the generated stats kernel of 5x5, then 2^25 grids
     assert S.stats(5, 5).solvable == 24976511
 
 
