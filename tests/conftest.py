@@ -36,6 +36,19 @@ SWEEP_13_16 = [(n, m) for n, m in sizes_up_to(16) if 13 <= n * m <= 16 and (min(
 #: with the page's real-browser tests (marker ``browser``): ``python -m pytest -m 'long or browser'``.  Every
 #: test file keeps quick tests (``tests/test_suite.py``).
 LONG = {
+    "test_web_load.py": {
+        "test_the_load_bench_runs_and_answers_every_live_request",
+    },
+    "test_web_hostile.py": {
+        # every field of one request of each kind stays quick; the second request of a kind, and the makers, are long,
+        "test_wrong_types_in_every_field_are_a_4xx[solve--1]",
+        "test_wrong_types_in_every_field_are_a_4xx[hint--1]",
+        "test_wrong_types_in_every_field_are_a_4xx[generate--]",
+        "test_wrong_types_in_every_field_are_a_4xx[design--0]",
+        "test_wrong_types_in_every_field_are_a_4xx[design--1]",
+        "test_wrong_types_in_every_field_are_a_4xx[simplify--]",
+        "test_wrong_types_in_every_field_are_a_4xx[convert--]",
+    },
     "test_engines.py": {
         "test_the_tiny_counter_equals_the_reference_and_the_recorded_counts[1-13]",
         "test_the_tiny_counter_equals_the_reference_and_the_recorded_counts[1-14]",
@@ -89,6 +102,7 @@ LONG = {
         "test_table_with_an_unreachable_scheduler_says_so",
     },
     "test_count.py": {
+        "test_symmetry_reduction_equals_full_enumeration_beyond_the_reference[4-5]",
         "test_transpose_gives_the_same_count",
         "test_symmetry_reduction_equals_full_enumeration_beyond_the_reference[1-18]",
         "test_longest_table_lines_equal_the_line_dp[13-1]",
@@ -111,6 +125,7 @@ LONG = {
         ),
     },
     "test_numbering.py": {
+        "test_the_shipped_5x5_index_is_what_the_engine_builds[nonogram]",
         "test_rank_undoes_nth_on_5x5_and_6x6[5-yesnogram]",
         "test_rank_undoes_nth_on_5x5_and_6x6[6-nonogram]",
         "test_the_shipped_5x5_index_is_what_the_engine_builds[yesnogram]",
@@ -132,7 +147,8 @@ LONG = {
         "test_larger_sizes_equal_the_recorded_counts",
     },
     "test_grid_gather.py": {
-        # one gather variant's threaded kernel stays quick (gather8: AVX2 and AVX-512 both time it)
+        "test_gather_threaded_kernel_gives_the_known_counts[gather8]",
+        # the gather variants' threaded kernels (the serial ones stay quick: test_a_forced_variant_is_honoured)
         "test_gather_threaded_kernel_gives_the_known_counts[gather4]",
         "test_gather_threaded_kernel_gives_the_known_counts[gather16]",
         "test_measure_on_this_cpu_times_every_candidate",
@@ -152,6 +168,8 @@ LONG = {
         "test_paths_groups_and_shard_depths_agree_and_solvable_is_the_count",
     },
     "test_stats_fast.py": {
+        "test_singletons_count_the_keys_met_once[20000-40]",
+        "test_singletons_count_the_keys_met_once[5000-27]",
         "test_the_estimate_times_a_few_small_shards_drawn_by_their_grids",
         "test_yesnogram_versions_agree",
         "test_any_number_of_lanes_gives_the_same_vectors",
