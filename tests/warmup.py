@@ -4,8 +4,8 @@ taking its share (``conftest.pytest_sessionstart``).
 numba keeps what it compiles on disk; a worker that needs a kernel another one has compiled loads it (a tenth
 of a second) instead of compiling it again (seconds), and so do the command-line tests' subprocesses.  Without
 this, both workers of ``python -m pytest`` compiled every common kernel, one first test each.  The shares are
-balanced by their cold cost on 2 cores (2026-11-29): about 18 s each; with them the quick suite took
-221 s from a clean clone, 245 s without.  Each call is a public one at a size the
+balanced by their cold cost on 2 cores (2026-11-29): about 18 s each (with a share, the quick suite took 221 s from
+a clean clone, against 245 s without; measurements.md).  Each call is a public one at a size the
 tests count anyway, so the signatures are the tests' own.
 """
 
@@ -41,6 +41,14 @@ def _compiled_logic():
         logic.use_compiled(False)
 
 
+def _numbering():
+    from localcount.engines.numbering.count import codes, hist
+
+    hist(3, 3, 0, 512)  # the plain numbering kernels, serial and threaded
+    codes(3, 3, 0, 512, how="plain", parallel=False)
+    codes(3, 3, 0, 512, how="plain")
+
+
 def _generated_5x5():
     import localcount as lc
 
@@ -68,7 +76,7 @@ def _sample():
 #: (share of worker 0, share of worker 1): each a list of calls.
 SHARES = (
     (_grid_serial, _generated_5x5, _sample, _line_dp),
-    (_grid_threaded, _stats, _thin, _compiled_logic),
+    (_grid_threaded, _stats, _thin, _compiled_logic, _numbering),
 )
 
 
