@@ -36,6 +36,9 @@ SWEEP_13_16 = [(n, m) for n, m in sizes_up_to(16) if 13 <= n * m <= 16 and (min(
 #: with the page's real-browser tests (marker ``browser``): ``python -m pytest -m 'long or browser'``.  Every
 #: test file keeps quick tests (``tests/test_suite.py``).
 LONG = {
+    "test_lines.py": {
+        "test_table_equals_line_dp[13]",
+    },
     "test_web_load.py": {
         "test_the_load_bench_runs_and_answers_every_live_request",
     },
@@ -187,10 +190,13 @@ LONG = {
         "test_table_stats_runs_every_size_twice_and_matches_the_reference",
     },
     "test_thin.py": {
+        # 2x8, each mode: the naive reference of 2^16 grids,
+        *(f"test_thin_equals_reference[{mode}-8]" for mode in ("table-flips", "table-none", "word-flips", "word-none")),
         "test_cli_thin_method",
         "test_thin_equals_general_kernel",
     },
     "test_thin_unique.py": {
+        "test_the_api_walks_past_the_enumeration",
         "test_stats_of_a_long_thin_size_prints_the_unique_count_alone",
         "test_matches_oeis_a383345",
     },

@@ -179,12 +179,17 @@ def test_the_module_imports_only_its_layer():
 def test_the_api_takes_the_walk_where_the_enumeration_ends():
     import localcount as lc
 
-    assert lc.unique(2, 20) == unique_2xm(20) == lc.unique(20, 2, variant="yesnogram")
     assert lc.unique(2, 6) == lc.unique(2, 6, method="thin") == lc.stats(2, 6).unique  # both methods
     with pytest.raises(lc.UsageError, match="at most 2 cells"):
         lc.unique(3, 20, method="thin")
     with pytest.raises(lc.UsageError, match="method must be"):
         lc.unique(2, 3, method="guess")
+
+
+def test_the_api_walks_past_the_enumeration():  # long: 2x20 by the walk
+    import localcount as lc
+
+    assert lc.unique(2, 20) == unique_2xm(20) == lc.unique(20, 2, variant="yesnogram")
 
 
 def test_stats_of_a_long_thin_size_prints_the_unique_count_alone():
