@@ -17,7 +17,7 @@ import time
 
 from ..util import cores
 from ..util.errors import UsageError
-from .counting import check_jobs, make_budget
+from .counting import check_jobs, lower_priority, make_budget
 from .feedback import Feedback, said_if_slow
 
 
@@ -28,12 +28,14 @@ def verify(
     max_seconds: float | None = None,
     recount: bool = True,
     feedback: Feedback | None = None,
+    idle: bool = False,
 ) -> list:
     """The sample comparison (``orchestration.verify.Comparison``) of every run in ``directory`` whose engine is
     verified by another (the GPU's), after recounting the missing sample shards unless ``recount`` is False.
 
     UsageError if ``directory`` holds no such run; ``Disagreement`` (a ``CheckpointError``) if a sample shard
-    differs; ``Stopped`` if interrupted (every recounted shard is kept: the same call resumes).
+    differs; ``Stopped`` if interrupted (every recounted shard is kept: the same call resumes).  ``idle``: the
+    recount at idle priority (``counting.lower_priority``), for the cores a GPU's process leaves.
     """
     from ..orchestration import verify as verification
     from ..orchestration.checkpoint import find_logs, read_log
@@ -43,6 +45,8 @@ def verify(
     check_jobs(jobs)
     budget = make_budget(max_seconds, start)
     feedback = feedback or Feedback.library(False)
+    if idle:
+        lower_priority(feedback)
     if feedback.logging:
         setup_logging(None, feedback.quiet)
     if not os.path.isdir(directory):

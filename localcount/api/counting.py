@@ -173,7 +173,7 @@ def run_count(
     shard group K of N only (add the groups up with ``merge``);
     ``shard_bits`` splits into 2^B shards; ``force`` starts a run estimated
     at over a year.  How it runs (``jobs``, ``checkpoint_dir``, ``progress``,
-    ``fresh``, ``scheduler``, ``dask_local``, ``log``, ``max_seconds``):
+    ``fresh``, ``scheduler``, ``dask_local``, ``log``, ``max_seconds``, ``idle``):
     ``run_options`` and ``orchestration.launch``.  A run stopped by ``max_seconds`` returns with
     ``left`` > 0 and the partial ``total`` of the shards counted so far.
     """
@@ -207,6 +207,7 @@ def run_options(
     force: bool = False,
     sized=None,
     max_seconds: float | None = None,
+    idle: bool = False,
 ):
     """The door of every enumeration: the size and every option checked once (UsageError, one line).
 
@@ -214,7 +215,8 @@ def run_options(
     A run asked for ``checkpoint_dir``, a shard group (``shard`` 'K/N'), a ``fresh`` start, Dask
     (``scheduler`` or ``dask_local`` N workers), shards (``sharded``) or a ``max_seconds`` budget is
     ``checkpointed``; ``orchestration.launch.launch`` says what the others do.  ``log`` is opened here (every
-    shard's log is appended to it; an unwritable file is bad input).  Returns ``orchestration.launch.RunOptions``.
+    shard's log is appended to it; an unwritable file is bad input).  ``idle``: this process and every worker
+    it starts run at idle priority from here on (``lower_priority``).  Returns ``orchestration.launch.RunOptions``.
     """
     from ..orchestration.launch import RunOptions
 
@@ -228,6 +230,11 @@ def run_options(
         raise UsageError("--max-seconds is for runs on this machine's processes or GPU, not on Dask")
     checkpointed = bool(checkpoint_dir or group or fresh or sharded or dask or budget)
     feedback = feedback or Feedback.library(progress)
+    if idle:
+        if dask is not None and dask[0] is not None:
+            raise UsageError("--idle lowers this machine's processes; a Dask scheduler's workers run elsewhere: "
+                             "start them at idle priority there (chrt -i 0 dask worker ...)")  # fmt: skip
+        lower_priority(feedback)
     if log is not None or feedback.logging:  # the command line configures logging; the library when asked
         from ..orchestration.runner import setup_logging
 
@@ -237,6 +244,19 @@ def run_options(
             raise UsageError(f"cannot write the log file {log}: {err.strerror}") from None
     return RunOptions(n, m, jobs or cores.usable(), group, dask, feedback, budget, checkpointed, checkpoint_dir,
                       fresh, force)  # fmt: skip
+
+
+def lower_priority(feedback: Feedback) -> None:
+    """This process, its threads and every process it starts from now on at idle priority
+    (``util.priority.lower``: SCHED_IDLE, nice 19, autogroup nice 19; for the rest of the process's life),
+    said in one line when the feedback gives estimates (the command line's first line); the sessions file of
+    each run records it."""
+    from ..util import priority
+    from ..util.messages import say
+
+    idle = priority.lower()
+    if feedback.estimates:
+        say(idle.line())
 
 
 def make_budget(max_seconds, start: float | None = None):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..util.errors import usage_errors
 from ..util.messages import say
-from .counting import run_options
+from .counting import lower_priority, run_options
+from .feedback import Feedback
 
 #: ``path`` and ``symmetry`` choices (``engines.stats.prepare.PATHS``; the stats kernel's groups).
 PATHS = ("rows", "transposed")
@@ -169,6 +170,9 @@ def unique(n: int, m: int | None = None, *, variant: str = "nonogram", method: s
         check_variant(variant)
     if unique_method(n, m, method) == "thin":
         from ..engines.thin.unique import unique_thin
+
+        if options.get("idle"):
+            lower_priority(options.get("feedback") or Feedback.library(False))
 
         with usage_errors():
             return unique_thin(n, m, variant)

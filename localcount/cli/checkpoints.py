@@ -49,6 +49,9 @@ def verify_parser() -> argparse.ArgumentParser:
         "--max-seconds", type=float, metavar="S", help="start a shard only if it should end within S seconds"
     )
     p.add_argument("--no-recount", action="store_true", help="only compare what is recorded; count nothing")
+    from .common import add_idle_option
+
+    add_idle_option(p)
     return p
 
 
@@ -62,7 +65,7 @@ def verify_main(argv) -> int:
 
     def body() -> int:
         for c in verify(args.directory, jobs=args.jobs, max_seconds=args.max_seconds, recount=not args.no_recount,
-                        feedback=Feedback.command_line(False)):  # fmt: skip
+                        feedback=Feedback.command_line(False), idle=args.idle):  # fmt: skip
             print(c.line(), flush=True)
             left = len(c.sample) - c.recounted
             say(f"{c.key}: {c.equal} of {len(c.sample)} sample shards recounted by {c.twin_key} and equal"

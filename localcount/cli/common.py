@@ -48,6 +48,16 @@ def add_run_options(p: argparse.ArgumentParser, what: str = "run") -> None:
     p.add_argument("--fresh", action="store_true", help=f"discard this {what}'s checkpoint and start over")
 
 
+def add_idle_option(p: argparse.ArgumentParser) -> None:
+    """--idle: the run at idle priority (``api.counting.lower_priority``), for the cores nothing else wants."""
+    p.add_argument(
+        "--idle",
+        action="store_true",
+        help="run at idle priority, this process and its workers: SCHED_IDLE and nice 19, and autogroup nice 19 "
+        "(Linux); the first line says what was set, and the checkpoint's sessions file records it",
+    )
+
+
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
     """--scheduler and --dask-local: shards as Dask tasks (``orchestration.cluster``) instead of local processes."""
     where = p.add_mutually_exclusive_group()

@@ -26,7 +26,7 @@ from ..engines import registry
 from ..util.messages import Parser, say
 from ..util.version import __version__
 from . import commands_help
-from .common import UsageError, add_cluster_options, add_run_options, exit_status, parse_size
+from .common import UsageError, add_cluster_options, add_idle_option, add_run_options, exit_status, parse_size
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,6 +40,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("size", nargs="*", help="n (square) or n m (n rows, m columns)")
     add_run_options(p)
+    add_idle_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
         "--symmetry",
@@ -122,7 +123,7 @@ def main(argv) -> int:
             symmetry="none" if args.no_symmetry else args.symmetry, shard=args.shard, shard_bits=args.shard_bits,
             fresh=args.fresh, force=args.force, thin_rows=args.thin_rows, scheduler=args.scheduler,
             dask_local=args.dask_local, log=args.log, feedback=Feedback.command_line(args.quiet),
-            max_seconds=args.max_seconds,
+            max_seconds=args.max_seconds, idle=args.idle,
         )  # fmt: skip
         if not out.complete:  # the budget ended it: nothing on stdout, what is left and how to resume on stderr
             if not args.quiet:

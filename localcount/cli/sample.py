@@ -19,7 +19,7 @@ from ..api.feedback import Feedback
 from ..api.sample import run_sample
 from ..util.errors import UsageError
 from ..util.messages import Parser, say
-from .common import add_run_options, exit_status
+from .common import add_idle_option, add_run_options, exit_status
 
 
 def _fraction(text: str) -> float:
@@ -59,6 +59,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="one JSON object on stdout instead of text")
     add_run_options(p, "sample")
+    add_idle_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     return p
 
@@ -73,7 +74,7 @@ def main(argv) -> int:
             raise UsageError(f"--max-nodes must be at least 1, got {args.max_nodes}")
         nodes = args.max_nodes if args.unique else 0
         out = run_sample(n, m, density=args.density, count=args.count, seed=args.seed, nodes=nodes, jobs=args.jobs,
-                         checkpoint_dir=args.checkpoint_dir, fresh=args.fresh,
+                         checkpoint_dir=args.checkpoint_dir, fresh=args.fresh, idle=args.idle,
                          feedback=Feedback.command_line(args.quiet))  # fmt: skip
         s = out.sample
         if args.json:

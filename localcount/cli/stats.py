@@ -19,7 +19,7 @@ from ..api.feedback import Feedback
 from ..api.stats import PATHS, SYMMETRIES, UNIQUE_METHODS, run_stats, unique, unique_method
 from ..engines.stats.measures import format_json, format_table
 from ..util.messages import Parser, say
-from .common import add_cluster_options, add_run_options, exit_status, parse_size
+from .common import add_cluster_options, add_idle_option, add_run_options, exit_status, parse_size
 
 
 def parser() -> argparse.ArgumentParser:
@@ -32,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("size", nargs="+", help="n (square) or n m (n rows, m columns)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout instead of a table")
     add_run_options(p)
+    add_idle_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument(
         "--path",
@@ -66,7 +67,7 @@ def main(argv) -> int:
         out = run_stats(
             n, m, variant=args.variant, jobs=args.jobs, checkpoint_dir=args.checkpoint_dir, path=args.path,
             symmetry=args.symmetry, depth=args.depth, fresh=args.fresh, scheduler=args.scheduler,
-            dask_local=args.dask_local, feedback=Feedback.command_line(args.quiet), force=args.force,
+            dask_local=args.dask_local, feedback=Feedback.command_line(args.quiet), force=args.force, idle=args.idle,
         )  # fmt: skip
         print(_json(out.measures, out.stats.variant) if args.json else format_table(out.measures), flush=True)
         if not args.quiet:
@@ -80,7 +81,9 @@ def main(argv) -> int:
 def _thin(n: int, m: int, args) -> int:
     """``stats`` of a thin size by the column walk: the uniquely solvable count alone (table or JSON)."""
     start = time.perf_counter()
-    count = unique(n, m, variant=args.variant, method="thin")
+    count = unique(
+        n, m, variant=args.variant, method="thin", idle=args.idle, feedback=Feedback.command_line(args.quiet)
+    )
     grids = 1 << (n * m)
     if args.json:
         data = {"n": n, "m": m, "grids": grids, "unique": count, "method": "thin"}

@@ -23,9 +23,10 @@ with the process (even on SIGKILL) and is not inherited by worker processes.
 
 Beside the log, ``<key>.sessions`` says where the shards were counted: each
 session that computes shards first appends one checksummed line (start
-time, processes, localcount version, git commit, CPU), tab-separated:
+time, processes, localcount version, git commit, CPU, and where noted the
+kernel variant and, for a run at idle priority, what was set), tab-separated:
 
-    9f8e7d6c	1795000000.000	2	0.1.0	4739ff0	AMD EPYC, 2 cores
+    9f8e7d6c	1795000000.000	2	0.1.0	4739ff0	AMD EPYC, 2 cores	lanes	idle: SCHED_IDLE, nice 19
 
 A record belongs to the last session that started before it was written, so
 a run resumed on other machines can name them all, with their shares of the
@@ -163,6 +164,7 @@ class Session:
     commit: str
     cpu: str
     kernel: str = ""  # the counting kernel's variant (``Layout.kernel_note``), '' if none was noted
+    priority: str = ""  # 'idle: SCHED_IDLE, nice 19, ...' for a run at idle priority (``util.priority``), else ''
 
 
 def sessions_path(log_path) -> pathlib.Path:
@@ -173,11 +175,13 @@ def sessions_path(log_path) -> pathlib.Path:
 def session_line(key: str, s: Session) -> str:
     """One checksummed, tab-separated session line (the checksum covers the key too).
 
-    Six columns, and a seventh, the kernel, only when one was noted: older
-    readers took six, and lines without a kernel stay as they were."""
+    Six columns, a seventh, the kernel, only when one was noted, and an eighth, the priority, only for an
+    idle run (``--idle``): older readers took six or seven, and lines without them stay as they were."""
     fields = [f"{s.start:.3f}", str(s.processes), s.version, s.commit, " ".join(s.cpu.split())]
-    if s.kernel:
+    if s.kernel or s.priority:
         fields.append(" ".join(s.kernel.split()))
+    if s.priority:
+        fields.append(" ".join(s.priority.split()))
     body = "\t".join(fields)
     return f"{crc(key + chr(9) + body)}\t{body}\n"
 
@@ -193,7 +197,7 @@ def read_sessions(log_path, key: str) -> list:
     out = []
     for line in text.split("\n")[:-1]:  # text after the last newline was cut short
         parts = line.split("\t")
-        if len(parts) not in (6, 7) or crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
+        if len(parts) not in (6, 7, 8) or crc(key + "\t" + "\t".join(parts[1:])) != parts[0]:
             continue
         try:
             out.append(Session(float(parts[1]), int(parts[2]), parts[3], parts[4], parts[5], *parts[6:]))
@@ -393,8 +397,8 @@ class Checkpoint:
             os.close(dir_fd)
 
 
-def is_locked(lock_path) -> bool:
-    """True while a live run holds this lock file.
+def lock_holder(lock_path) -> int | None:
+    """The process id of the live run that holds this lock file (0 if it wrote none), else None.
 
     Only for processes that hold no checkpoint lock themselves: POSIX locks
     belong to the process, so probing our own lock file would release it.
@@ -402,14 +406,15 @@ def is_locked(lock_path) -> bool:
     try:
         fd = os.open(lock_path, os.O_RDWR)
     except OSError:
-        return False
+        return None
     try:
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        return True
+        text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        return int(text) if text.isdigit() else 0
     finally:
         os.close(fd)
-    return False
+    return None
 
 
 def find_logs(paths) -> list:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..util import priority
 from ..util.provenance import cpu_model, git_commit
 from ..util.version import __version__
 from .checkpoint import Checkpoint, Record, Session
@@ -84,6 +85,7 @@ def _worker(lay, conn) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
+    priority.in_worker()  # an --idle run's worker: a session of its own where the run's process has none
     delay = float(os.environ.get(DELAY_ENV) or 0)
     while True:
         shard = conn.recv()
@@ -172,13 +174,16 @@ def run(
 
 
 def _session(lay, jobs: int, execute=None) -> Session:
-    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says, and the
-    kernel the layout runs (``Layout.kernel_note``: a CPU kernel's variant, a GPU's name)."""
+    """This session's provenance: ``jobs`` processes on this machine, or what a cluster ``execute`` says, the
+    kernel the layout runs (``Layout.kernel_note``: a CPU kernel's variant, a GPU's name), and the idle
+    priority it runs at, if any (``util.priority``)."""
     where = getattr(execute, "where", None)  # cluster.executor: () -> (threads, "Dask: ...")
     processes, cpu = where() if where else (jobs, cpu_model())
     note = getattr(lay, "kernel_note", None)
     kernel = note() if note else ""
-    return Session(time.time(), processes, __version__, git_commit(), cpu, kernel)
+    idle = priority.current()
+    return Session(time.time(), processes, __version__, git_commit(), cpu, kernel,
+                   "" if idle is None else f"idle: {idle.describe()}")  # fmt: skip
 
 
 class _Budgeted:

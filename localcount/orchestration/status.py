@@ -7,7 +7,10 @@ two records that disagree about a shard are an error.  ``status [DIR...]``
 lists the runs a checkpoint directory holds: shards done, grids per second,
 active time (a run's wall time summed over every session that resumed it),
 ETA; for a GPU run the device time left, and how much of its sample the CPU has
-recounted (``verify``).
+recounted (``verify``).  A run whose lock a live process holds is ``running``
+or, stopped by SIGSTOP, ``paused``, with that process's id; a run not complete
+also gets its rate over the last ``RECENT_SECONDS`` of its records and the ETA
+at that rate (``recent_rate``): what a campaign sharing its machine does now.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from __future__ import annotations
 import time
 
 from ..util.messages import format_seconds, say
-from .checkpoint import CheckpointError, find_logs, is_locked, read_log
+from .checkpoint import CheckpointError, Record, find_logs, lock_holder, read_log
+
+#: The window of a run's recent rate: the last 10 minutes of its records.
+RECENT_SECONDS = 600.0
 
 
 def merge_logs(paths) -> dict:
@@ -101,36 +107,91 @@ def status(paths, jobs: int) -> int:
     samples = _samples(logs)
     print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
     for log in logs:
-        lay = log.layout
-        done = len(log.records)
-        busy = sum(r.seconds for r in log.records.values())
-        grids = done * lay.grids_per_shard
-        rate = grids / busy if busy > 0 else 0.0
-        per_shard = busy / done if done else 0.0  # shards are taken in a fixed random order: a fair mean
-        procs = 1 if lay.in_parent else jobs  # one device drives a GPU run
-        recount = samples.get(lay.key)  # this run recounts another's sample: only those shards are wanted
-        wanted = lay.shards if recount is None else len(recount[1])
-        left = wanted - (done if recount is None else sum(s in log.records for s in recount[1]))
-        if left == 0:
-            eta, state = "-", "complete"
-        else:
-            eta = format_seconds(left * per_shard / procs) if per_shard else "?"
-            state = "running" if is_locked(log.path.with_suffix(".lock")) else "stopped"
-        if lay.in_parent and left:
-            eta += " GPU"  # device time, projected from this run's own shards
-        if log.damaged:
-            state += f", {log.damaged} damaged"
-        if recount is not None:
-            state += f", the CPU's recount of the sample of {recount[0]}: {wanted - left} of {wanted}"
-        state += _sample_state(log)
-        last = max((r.when for r in log.records.values()), default=None)
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
-        print(
-            f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} "
-            f"{format_seconds(active_seconds(log.records.values())):>8} {eta:>10}  "
-            f"{state}, last record {when}, {log.path}"
-        )
+        print(_run_line(log, samples.get(log.layout.key), jobs))
     return 1 if unreadable else 0
+
+
+def _run_line(log, recount, jobs: int) -> str:
+    """One run's line of ``status``: ``recount`` (key, sample shards) when it recounts another run's sample."""
+    lay = log.layout
+    done = len(log.records)
+    busy = sum(r.seconds for r in log.records.values())
+    grids = done * lay.grids_per_shard
+    rate = grids / busy if busy > 0 else 0.0
+    per_shard = busy / done if done else 0.0  # shards are taken in a fixed random order: a fair mean
+    procs = 1 if lay.in_parent else jobs  # one device drives a GPU run
+    wanted = lay.shards if recount is None else len(recount[1])
+    left = wanted - (done if recount is None else sum(s in log.records for s in recount[1]))
+    if left == 0:
+        eta, state = "-", "complete"
+    else:
+        eta = format_seconds(left * per_shard / procs) if per_shard else "?"
+        state = live_state(log.path.with_suffix(".lock")) + _recent(log, left)
+    if lay.in_parent and left:
+        eta += " GPU"  # device time, projected from this run's own shards
+    if log.damaged:
+        state += f", {log.damaged} damaged"
+    if recount is not None:
+        state += f", the CPU's recount of the sample of {recount[0]}: {wanted - left} of {wanted}"
+    state += _sample_state(log)
+    last = max((r.when for r in log.records.values()), default=None)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last)) if last else "-"
+    return (
+        f"{lay.key:<24} {done:>7}/{lay.shards:<7} {grids:>12.3g} {rate:>13.3g} "
+        f"{format_seconds(active_seconds(log.records.values())):>8} {eta:>10}  "
+        f"{state}, last record {when}, {log.path}"
+    )
+
+
+def live_state(lock_path) -> str:
+    """'running (pid N)' while a live process holds the run's lock, 'paused (pid N)' while that process is
+    stopped (SIGSTOP, Ctrl-Z), else 'stopped'."""
+    pid = lock_holder(lock_path)
+    if pid is None:
+        return "stopped"
+    if not pid:
+        return "running"
+    return f"{'paused' if process_stopped(pid) else 'running'} (pid {pid})"
+
+
+def process_stopped(pid: int) -> bool:
+    """True if the process is stopped by a signal (its state in /proc is T); False where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in ("T", "t")
+
+
+def recent_rate(records, window: float = RECENT_SECONDS, grids_per_shard: int = 1) -> float | None:
+    """Grids a second over the last ``window`` seconds of the records (ending at the last one), whatever the
+    processes: each shard's grids in the share of its interval inside the window, over the time some shard was
+    being counted there (``active_seconds``); None without records or time."""
+    records = list(records)
+    if not records:
+        return None
+    end = max(r.when for r in records)
+    start = end - window
+    grids, inside = 0.0, []
+    for r in records:
+        lo = max(r.when - r.seconds, start)
+        if r.when <= start or lo >= r.when:
+            continue
+        share = (r.when - lo) / r.seconds if r.seconds > 0 else 1.0
+        grids += grids_per_shard * share
+        inside.append(Record(0, r.when - lo, r.when))
+    seconds = active_seconds(inside)
+    return grids / seconds if seconds > 0 else None
+
+
+def _recent(log, left: int) -> str:
+    """', last 10 min 2.1e+08 grids/s, ETA 40 h at that rate' for a run not complete, '' without a rate."""
+    rate = recent_rate(log.records.values(), RECENT_SECONDS, log.layout.grids_per_shard)
+    if not rate:
+        return ""
+    eta = format_seconds(left * log.layout.grids_per_shard / rate)
+    return f", last {RECENT_SECONDS / 60:g} min {rate:.3g} grids/s, ETA {eta} at that rate"
 
 
 def _samples(logs) -> dict:

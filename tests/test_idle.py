@@ -1,0 +1,172 @@
+"""``--idle`` and a live campaign: the workers' priority read from the OS, ``status`` of a run held, paused and
+resumed, and SIGSTOP/SIGCONT losing and doubling nothing."""
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from records import record_shards, wait_for_records
+
+from localcount.engines.grid.layout import GridLayout
+from localcount.orchestration import status as report
+from localcount.orchestration.checkpoint import Record, Session, lock_holder, read_log, read_sessions, session_line
+from localcount.orchestration.runner import DELAY_ENV
+from localcount.util import priority
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIVE = 24976511
+LAY = GridLayout.make(5, 5)  # 256 shards
+linux_idle = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+
+
+def env(delay=0.0):
+    return dict(os.environ, PYTHONPATH=ROOT, **{DELAY_ENV: str(delay)})
+
+
+def start(ckdir, *extra, delay=0.05, own_session=True):
+    command = [sys.executable, "-m", "localcount", "5", "5", "--jobs", "2", "--checkpoint-dir", str(ckdir), *extra]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(delay),
+                            start_new_session=own_session)  # fmt: skip
+
+
+def log_path(ckdir):
+    return ckdir / f"{LAY.key}.log"
+
+
+def children(pid):
+    return [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()]
+
+
+def autogroup_nice(pid):
+    """The nice value of a process's autogroup ('/autogroup-343 nice 19' -> 19), None without autogroups."""
+    try:
+        with open(f"/proc/{pid}/autogroup") as f:
+            return int(f.read().split()[-1])
+    except OSError:
+        return None
+
+
+def status_line(ckdir):
+    res = subprocess.run([sys.executable, "-m", "localcount", "status", str(ckdir)], capture_output=True, text=True,
+                         env=env())  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    return next(line for line in res.stdout.splitlines() if line.startswith(LAY.key))
+
+
+def stop(proc):
+    if proc.poll() is None:  # the whole job where it has its own group; else the run (its workers follow it)
+        os.killpg(proc.pid, signal.SIGKILL) if os.getpgid(proc.pid) == proc.pid else proc.kill()
+    return proc.communicate()
+
+
+@linux_idle
+@pytest.mark.parametrize("own_session", [True, False], ids=["session-leader", "terminal-session"])
+def test_an_idle_run_and_its_workers_run_at_idle_priority(tmp_path, own_session):
+    proc = start(tmp_path, "--idle", own_session=own_session)
+    try:
+        wait_for_records(log_path(tmp_path), proc, 2)
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        for pid in (proc.pid, *workers):
+            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+            assert os.getpriority(os.PRIO_PROCESS, pid) == priority.NICE
+        if autogroup_nice(proc.pid) is not None and os.path.exists(priority.AUTOGROUP):
+            if own_session:  # it leads its session: the whole run shares one lowered autogroup
+                assert all(os.getsid(w) == proc.pid for w in workers)
+                assert autogroup_nice(proc.pid) == priority.NICE
+            else:  # the caller's session is left as it was; each worker took its own, lowered
+                assert all(os.getsid(w) == w for w in workers)
+                assert autogroup_nice(proc.pid) == autogroup_nice(os.getpid())
+            assert all(autogroup_nice(w) == priority.NICE for w in workers)
+        sessions = read_sessions(log_path(tmp_path), LAY.key)
+        assert sessions[-1].priority.startswith("idle: SCHED_IDLE, nice 19")
+    finally:
+        out, err = stop(proc)
+    assert err.splitlines()[0].startswith("localcount: idle priority: SCHED_IDLE, nice 19")
+
+
+def test_a_run_without_idle_keeps_its_priority_and_records_none(tmp_path):
+    proc = start(tmp_path, delay=0.0)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and out == f"{FIVE}\n" and "idle priority" not in err
+    assert read_sessions(log_path(tmp_path), LAY.key)[-1].priority == ""
+
+
+def test_where_the_os_has_no_idle_policy_nice_19_and_one_note():
+    code = (
+        "import os; from localcount.util import priority as p\n"
+        "del os.SCHED_IDLE; p.AUTOGROUP = '/nonexistent/autogroup'\n"
+        "idle = p.lower(); print(idle.line()); print(os.getpriority(os.PRIO_PROCESS, 0))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env(), timeout=60)
+    line, nice = res.stdout.splitlines()
+    assert line == "idle priority: nice 19 (SCHED_IDLE: not on this OS; autogroup: not in this kernel)"
+    assert nice == "19"
+
+
+def test_idle_is_refused_for_a_remote_dask_scheduler():
+    res = subprocess.run([sys.executable, "-m", "localcount", "4", "--idle", "--scheduler", "tcp://nowhere:1"],
+                         capture_output=True, text=True, env=env())  # fmt: skip
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and "--idle" in res.stderr and "Dask" in res.stderr
+
+
+def test_the_sessions_file_keeps_the_priority_and_reads_older_lines(tmp_path):
+    path = tmp_path / "k.log"
+    lines = [
+        Session(1.0, 2, "0.1.0", "abc", "CPU X", "lanes", "idle: SCHED_IDLE, nice 19"),
+        Session(2.0, 2, "0.1.0", "abc", "CPU X", "", "idle: nice 19"),  # no kernel noted, a priority
+        Session(3.0, 2, "0.1.0", "abc", "CPU X", "lanes"),  # seven columns, as before
+        Session(4.0, 2, "0.1.0", "abc", "CPU X"),  # six, as before
+    ]
+    path.with_suffix(".sessions").write_text("".join(session_line("k", s) for s in lines))
+    assert read_sessions(path, "k") == lines
+    assert session_line("k", lines[3]).count("\t") == 5 and session_line("k", lines[2]).count("\t") == 6
+
+
+def test_status_sees_a_run_held_paused_and_resumed_and_the_resumed_count_is_exact(tmp_path):
+    proc = start(tmp_path, delay=0.05)
+    try:
+        wait_for_records(log_path(tmp_path), proc, 4)
+        line = status_line(tmp_path)
+        assert f"running (pid {proc.pid}), last 10 min " in line and " grids/s, ETA " in line
+        os.killpg(proc.pid, signal.SIGSTOP)  # the whole job, as Ctrl-Z or the campaign's pause does
+        assert f"paused (pid {proc.pid})" in status_line(tmp_path)
+        held = len(record_shards(log_path(tmp_path)))
+        os.killpg(proc.pid, signal.SIGCONT)
+        assert f"running (pid {proc.pid})" in status_line(tmp_path)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        stop(proc)
+    assert proc.returncode == 0 and out == f"{FIVE}\n"  # the plain count of 5x5
+    shards = record_shards(log_path(tmp_path))
+    assert held < LAY.shards and len(shards) == len(set(shards)) == LAY.shards  # nothing lost, nothing twice
+    assert sum(r.count for r in read_log(log_path(tmp_path)).records.values()) == FIVE
+    line = status_line(tmp_path)
+    assert " complete, last record " in line and "pid" not in line and "last 10 min" not in line
+    assert lock_holder(tmp_path / f"{LAY.key}.lock") is None
+
+
+def test_a_stopped_run_is_stopped_with_its_recent_rate(tmp_path):
+    proc = start(tmp_path, delay=0.02)
+    wait_for_records(log_path(tmp_path), proc, 10)
+    stop(proc)
+    line = status_line(tmp_path)
+    assert "  stopped, last 10 min " in line and "pid" not in line
+
+
+def test_the_recent_rate_takes_the_last_ten_minutes_of_records():
+    def rec(start, end):
+        return Record(1, end - start, end)
+
+    assert report.recent_rate([]) is None
+    two = [rec(0, 10), rec(0, 10), rec(10, 20), rec(10, 20)]  # two processes, a shard each 10 s
+    assert report.recent_rate(two, 600, 100) == pytest.approx(4 * 100 / 20)
+    later = [rec(5000 + 10 * i, 5010 + 10 * i) for i in range(120)]  # one process: 20 minutes, a shard each 10 s
+    assert report.recent_rate(two + later, 600, 100) == pytest.approx(10)  # the old records are out of the window
+    half = [rec(0, 1200)]  # one long shard: the share of it inside the window
+    assert report.recent_rate(half, 600, 100) == pytest.approx(100 / 1200)
+    gap = [rec(0, 100), rec(400, 500)]  # resumed after a gap: the gap is not counted
+    assert report.recent_rate(gap, 600, 100) == pytest.approx(2 * 100 / 200)
