@@ -86,6 +86,7 @@ LONG = {
         "test_bench_runs[threads]",
         "test_bench_runs[dask]",
         "test_kernel_bench_compares_the_stats_variants",
+        "test_idle_bench_times_the_foreground_alone_and_beside_an_idle_campaign",
     },
     "test_campaign.py": {
         "test_a_gpu_count_fixes_its_sample_first_and_verify_recounts_it_on_the_cpu",

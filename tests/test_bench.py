@@ -146,3 +146,23 @@ def test_kernel_bench_compares_the_stats_variants():
 def test_kernel_bench_refuses_a_setting_its_kernel_does_not_have(args, said):
     res = _kernel_bench(*args)
     assert res.returncode != 0 and said in res.stderr
+
+
+def _idle_bench(*args):
+    env = dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_TEST_SHARD_DELAY="0.2")  # the campaign outlasts the round
+    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_idle.py"), *args],
+                          capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+
+
+@pytest.mark.parametrize("session", ["own", "shared"])
+def test_idle_bench_times_the_foreground_alone_and_beside_an_idle_campaign(session):
+    res = _idle_bench("--foreground", "2 3", "--campaign", "5 5", "--session", session, "--rounds", "1")
+    assert res.returncode == 0, res.stderr
+    assert "round 1: alone " in res.stdout and "round 1: beside " in res.stdout
+    assert "beside the idle campaign" in res.stdout and ": ratio " in res.stdout
+
+
+def test_idle_bench_times_a_count_with_and_without_idle():
+    res = _idle_bench("--rate", "2 3", "--rounds", "1")
+    assert res.returncode == 0, res.stderr
+    assert "round 1: normal " in res.stdout and "round 1: --idle " in res.stdout and "of the normal one" in res.stdout
