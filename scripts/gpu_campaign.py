@@ -101,15 +101,16 @@ def requirements(numpy_version: str | None = None, simulated: bool | None = None
     if numpy_version is not None and version_of(numpy_version) > NUMPY_MAX:
         missing.append(f"numpy {numpy_version} is too new: numba-cuda 0.30.4 compiles nothing under numpy 2.5 (it "
                        f"names np.row_stack); carry numpy<2.5 (docs/gpu.md, A lent GPU: one call)")  # fmt: skip
-    needed = [("numba", "numba"), ("tqdm", "tqdm")] + ([] if simulated else [("numba_cuda", "numba-cuda")])
-    for module, package in needed:
+    for module in ("numba", "tqdm"):
         try:
             importlib.import_module(module)
         except Exception as err:
-            missing.append(
-                f"{package} cannot be imported ({err.__class__.__name__}: {str(err)[:100]})"
-                + (": pip install '.[gpu]'" if package == "numba-cuda" else "")
-            )
+            missing.append(f"{module} cannot be imported ({err.__class__.__name__}: {str(err)[:100]})")
+    if not simulated:  # numba.cuda is numba-cuda's where it is installed (the device check below imports it)
+        try:
+            importlib.metadata.version("numba-cuda")
+        except importlib.metadata.PackageNotFoundError:
+            missing.append("numba-cuda is not installed (numba's CUDA target for a GPU): pip install '.[gpu]'")
     if not any(line.startswith("numba ") for line in missing):
         from localcount.engines.gpu import count
 
