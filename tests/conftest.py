@@ -151,6 +151,9 @@ LONG = {
         "test_kernel_variants_equal_the_recorded_counts",
         "test_larger_sizes_equal_the_recorded_counts",
     },
+    "test_gpu_campaign.py": {
+        "test_a_budget_ends_a_run_and_the_next_calls_resume_it",
+    },
     "test_grid_gather.py": {
         "test_gather_threaded_kernel_gives_the_known_counts[gather8]",
         # the gather variants' threaded kernels (the serial ones stay quick: test_a_forced_variant_is_honoured)

@@ -6,15 +6,20 @@ spread tables of a size are copied to the device once per process (``device_tabl
 
 Kernel variants (``Kernel``: where the line tables live × grids per thread, ``kernel.py``'s module doc)
 all give the same count; ``count_indices(..., kernel=NAME)`` runs one, and without a name the default
-(``default_kernel``), whose rule is the design's, NOT yet measured on a GPU: one shared table for the
-squares of the nonogram family, else both tables in shared memory where they fit the device's opt-in
-limit (above 48 KiB the kernel is opted in through the driver first, ``opt_in_shared``), else global
-memory; one lane.  ``scripts/gpu_variants.py`` times every variant on a device, to choose by measurement.
+(``default_kernel``): the variant chosen by measurement for this GPU model and size where ``choices.json``
+(beside this module; ``CHOICES_ENV`` names a further file) has one, else the design's rule: one shared
+table for the squares of the nonogram family, else both tables in shared memory where they fit the
+device's opt-in limit (above 48 KiB the kernel is opted in through the driver first, ``opt_in_shared``),
+else global memory; one lane.  ``scripts/gpu_variants.py`` times every variant on a device, and
+``scripts/gpu_campaign.py`` writes its choice for a model that has none in the file's shape.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import os
+import pathlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +37,11 @@ MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 SIMULATOR_SHARED_LIMIT = 227 * 1024
 #: The kernel's parameters (``kernel.count_kernel``'s ``count_range``), as numba types them at a launch.
 KERNEL_SIGNATURE = "void(uint64, uint64, uint64, uint16[::1], uint16[::1], uint64[::1], uint64[::1], int64[::1])"
+#: The kernel variants chosen by measurement, per GPU model (``device_name``): {name: {"kernels": {size_key: variant},
+#: "kernel": a variant for the sizes not listed (optional), "measured": when, "how": by what, ...}}.
+CHOICES_FILE = pathlib.Path(__file__).with_name("choices.json")
+#: A further file of the same shape whose models replace the committed file's (a measurement not committed yet).
+CHOICES_ENV = "LOCALCOUNT_GPU_CHOICES"
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,7 @@ def available() -> str:
     return "no CUDA GPU found (numba.cuda.is_available() is False)"
 
 
+@functools.lru_cache(maxsize=1)
 def device_name() -> str:
     """The GPU's name, or 'numba CUDA simulator'."""
     if simulated():
@@ -150,14 +161,52 @@ def kernels(n: int, m: int, variant: str = "nonogram", limit: int | None = None)
     return [k for k in every_kernel() if fits(n, m, variant, k.place, limit)]
 
 
+def size_key(n: int, m: int, variant: str = "nonogram") -> str:
+    """A size's key in the stored choices: '7x7', '7x7-yesnogram'."""
+    return f"{n}x{m}" + ("" if variant == "nonogram" else f"-{variant}")
+
+
+@functools.lru_cache(maxsize=4)
+def _read_choices(path: str) -> dict:
+    """A choices file's models ({} if there is no file); ValueError if it is not a JSON object."""
+    try:
+        data = json.loads(pathlib.Path(path).read_text())
+    except FileNotFoundError:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: GPU kernel choices must be a JSON object keyed by GPU model")
+    return data
+
+
+def stored_choices() -> dict:
+    """{GPU model: its choice}: ``CHOICES_FILE``'s, with the models of the file $LOCALCOUNT_GPU_CHOICES names over them."""
+    extra = os.environ.get(CHOICES_ENV)
+    return {**_read_choices(str(CHOICES_FILE)), **(_read_choices(extra) if extra else {})}
+
+
+def chosen_kernel(n: int, m: int, variant: str = "nonogram", device: str | None = None) -> Kernel | None:
+    """The variant measured fastest for n×m on this GPU model (``device``: default ``device_name``), or the model's
+    one variant for every size, if stored (``stored_choices``) and it can count n×m here; else None."""
+    entry = stored_choices().get(device or device_name()) or {}
+    name = entry.get("kernels", {}).get(size_key(n, m, variant)) or entry.get("kernel")
+    if name is None:
+        return None
+    chosen = Kernel.parse(name)
+    return chosen if fits(n, m, variant, chosen.place) else None
+
+
 def default_kernel(n: int, m: int, group: str = "flips", variant: str = "nonogram") -> Kernel:
-    """The variant a count uses unless told: chosen by design, NOT yet measured on a GPU.
+    """The variant a count uses unless told: the one measured for this GPU model and size (``chosen_kernel``), else
+    the design's rule.
 
     One table in shared memory for squares of the nonogram family (7x7: 32 KiB, no opt-in); else both tables
     in shared memory where they fit the device's opt-in limit (6x8: 136 KiB, opted in); else global memory;
-    ``tuning.GPU_LANES`` grids per thread.  The symmetry group does not enter the rule (yet)."""
+    ``tuning.GPU_LANES`` grids per thread.  The symmetry group does not enter the choice (yet)."""
     from . import kernel
 
+    measured = chosen_kernel(n, m, variant)
+    if measured is not None:
+        return measured
     for place in (kernel.SHARED_ONE, kernel.SHARED):
         if fits(n, m, variant, place):
             return Kernel(place, tuning.GPU_LANES)
