@@ -147,6 +147,17 @@ CHECKPOINT_SECONDS = 1.0
 #: estimate would take longer than the run (``api.counting``, ``api.stats``, ``cli.table``).
 NO_ESTIMATE_CELLS = 20
 
+# --- idle runs (orchestration.yielding) ---
+
+#: Cores other processes may keep busy before an idle run's workers step aside (SIGSTOP): one busy process
+#: is enough, a typing person's editor or a monitor (a few % of a core) is not.
+IDLE_BUSY_CORES = 0.5
+#: Seconds the others must stay under that before the workers go on: a test suite's gaps between tests do
+#: not let a campaign in, a person reading does.
+IDLE_QUIET_SECONDS = 5.0
+#: Seconds between two readings of the machine's load: how long a new foreground job shares the cores first.
+IDLE_POLL_SECONDS = 0.5
+
 # --- the other engines' runs (engines.tiny, engines.thin, engines.sample, engines.enumeration) ---
 
 #: The tiny counter takes sizes of at most this many cells: 2^20 grids by their flips orbits take about 0.1 s

@@ -5,12 +5,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from records import record_shards, wait_for_records
 
 from localcount.engines.grid.layout import GridLayout
 from localcount.orchestration import status as report
+from localcount.orchestration import yielding
 from localcount.orchestration.checkpoint import Record, Session, lock_holder, read_log, read_sessions, session_line
 from localcount.orchestration.runner import DELAY_ENV
 from localcount.util import priority
@@ -21,14 +23,16 @@ LAY = GridLayout.make(5, 5)  # 256 shards
 linux_idle = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
 
 
-def env(delay=0.0):
-    return dict(os.environ, PYTHONPATH=ROOT, **{DELAY_ENV: str(delay)})
+def env(delay=0.0, busy="off"):
+    """The runs' environment: shards slowed by ``delay`` s; ``busy``: the cores others may use before an idle
+    run's workers step aside ('off' here: the tests beside these keep the machine busy)."""
+    return dict(os.environ, PYTHONPATH=ROOT, **{DELAY_ENV: str(delay), yielding.ENV: busy})
 
 
-def start(ckdir, *extra, delay=0.05, own_session=True):
+def start(ckdir, *extra, delay=0.05, own_session=True, busy="off"):
     command = [sys.executable, "-m", "localcount", "5", "5", "--jobs", "2", "--checkpoint-dir", str(ckdir), *extra]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(delay),
-                            start_new_session=own_session)  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env(delay, busy), start_new_session=own_session)  # fmt: skip
 
 
 def log_path(ckdir):
@@ -170,3 +174,53 @@ def test_the_recent_rate_takes_the_last_ten_minutes_of_records():
     assert report.recent_rate(half, 600, 100) == pytest.approx(100 / 1200)
     gap = [rec(0, 100), rec(400, 500)]  # resumed after a gap: the gap is not counted
     assert report.recent_rate(gap, 600, 100) == pytest.approx(2 * 100 / 200)
+
+
+def state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="the load is read from /proc")
+def test_an_idle_runs_workers_step_aside_while_others_are_busy_and_an_interrupt_still_stops_it(tmp_path):
+    proc = start(tmp_path, "--idle", busy="-1")  # every load is over -1 core: the workers step aside at once
+    try:
+        wait_for_records(log_path(tmp_path), proc, 1)
+        workers = children(proc.pid)
+        deadline = time.time() + 30
+        while not all(state(w) == "T" for w in workers):
+            assert time.time() < deadline
+            time.sleep(0.1)
+        assert f"stepping aside for other work (pid {proc.pid})" in status_line(tmp_path)
+        held = len(record_shards(log_path(tmp_path)))
+        time.sleep(1)
+        assert len(record_shards(log_path(tmp_path))) <= held + 2  # at most the shards in hand when stopped
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)  # the stopped workers are let go and stopped: no hang
+    finally:
+        stop(proc)
+    assert proc.returncode == 130 and out == "" and "shards are saved" in err
+    res = subprocess.run([sys.executable, "-m", "localcount", "5", "5", "--jobs", "2", "--checkpoint-dir",
+                          str(tmp_path), "--idle"], capture_output=True, text=True, env=env(), timeout=300)  # fmt: skip
+    assert res.returncode == 0 and res.stdout == f"{FIVE}\n"
+    shards = record_shards(log_path(tmp_path))
+    assert len(shards) == len(set(shards)) == LAY.shards
+
+
+def test_the_gate_steps_aside_at_once_and_goes_on_after_a_quiet_spell():
+    gate = yielding.Gate(busy=0.5, quiet=5.0)
+    assert gate.update(0.0, 0.0) is False and gate.update(0.4, 1.0) is False  # a little load: go on
+    assert gate.update(1.9, 2.0) is True  # a busy foreground: step aside at once
+    assert gate.update(0.1, 3.0) is True and gate.update(0.2, 7.9) is True  # quiet, but not for 5 s yet
+    assert gate.update(1.0, 8.0) is True  # busy again: the quiet starts over at the next quiet reading
+    assert gate.update(0.0, 9.0) is True and gate.update(0.3, 13.9) is True
+    assert gate.update(0.0, 14.0) is False  # 5 s quiet since 9.0: go on
+    assert gate.update(0.0, 15.0) is False
+
+
+def test_stepping_aside_is_off_when_asked_or_without_proc(monkeypatch):
+    monkeypatch.setenv(yielding.ENV, "off")
+    assert yielding.busy_cores() is None
+    monkeypatch.setenv(yielding.ENV, "1.5")
+    assert yielding.busy_cores() == (1.5 if os.path.exists("/proc/stat") else None)
+    assert yielding.watch([], None) is None  # a run not at idle priority is never watched

@@ -23,6 +23,7 @@ import numpy as np
 from ..util import priority
 from ..util.provenance import cpu_model, git_commit
 from ..util.version import __version__
+from . import yielding
 from .checkpoint import Checkpoint, Record, Session
 from .groups import group_shards
 
@@ -71,11 +72,12 @@ class RunOutcome:
 
 
 def _die_with_parent() -> None:
-    """Ask Linux to SIGTERM this worker when the parent dies (e.g. SIGKILLed)."""
+    """Ask Linux to SIGKILL this worker when the parent dies (e.g. SIGKILLed): SIGKILL, since a worker stopped
+    by SIGSTOP (an idle run's, ``yielding``) would hold any other signal until it goes on."""
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
 
@@ -272,13 +274,18 @@ def _run_pool(lay, todo, jobs, tally) -> None:
     tasks = iter(todo)
     workers = []
     finished = False
+    yielder = None
     try:
         _start_workers(ctx, lay, min(jobs, len(todo)), workers, stop)
+        yielder = yielding.watch([proc.pid for proc, _ in workers], priority.current())
         busy = _hand_first_shards(workers, tasks, stop)
         while busy:
             _serve_ready(busy, tasks, tally, stop, wake[0])
         finished = True
     finally:
+        if yielder is not None:
+            yielder.close()
+            log.info("the workers stepped aside for other work %d time(s)", yielder.pauses)
         _end_workers(workers, finished)
         for s, handler in old.items():
             signal.signal(s, handler)

@@ -8,13 +8,15 @@ lists the runs a checkpoint directory holds: shards done, grids per second,
 active time (a run's wall time summed over every session that resumed it),
 ETA; for a GPU run the device time left, and how much of its sample the CPU has
 recounted (``verify``).  A run whose lock a live process holds is ``running``
-or, stopped by SIGSTOP, ``paused``, with that process's id; a run not complete
+or, stopped by SIGSTOP, ``paused``, with that process's id (``stepping aside``
+while only its workers are stopped: an idle run's, ``yielding``); a run not complete
 also gets its rate over the last ``RECENT_SECONDS`` of its records and the ETA
 at that rate (``recent_rate``): what a campaign sharing its machine does now.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from ..util.messages import format_seconds, say
@@ -145,23 +147,38 @@ def _run_line(log, recount, jobs: int) -> str:
 
 def live_state(lock_path) -> str:
     """'running (pid N)' while a live process holds the run's lock, 'paused (pid N)' while that process is
-    stopped (SIGSTOP, Ctrl-Z), else 'stopped'."""
+    stopped (SIGSTOP, Ctrl-Z), 'stepping aside (pid N)' while only its workers are (an idle run's, while other
+    work keeps the machine busy: ``yielding``), else 'stopped'."""
     pid = lock_holder(lock_path)
     if pid is None:
         return "stopped"
     if not pid:
         return "running"
-    return f"{'paused' if process_stopped(pid) else 'running'} (pid {pid})"
+    if _stat(pid)[0] in ("T", "t"):
+        return f"paused (pid {pid})"
+    workers = [p for p, (_, parent) in _processes().items() if parent == pid]
+    if workers and all(_stat(p)[0] in ("T", "t") for p in workers):
+        return f"stepping aside for other work (pid {pid})"
+    return f"running (pid {pid})"
 
 
-def process_stopped(pid: int) -> bool:
-    """True if the process is stopped by a signal (its state in /proc is T); False where there is no /proc."""
+def _stat(pid: int) -> tuple:
+    """(state, parent pid) of a process from /proc ('T': stopped by a signal); ('', 0) if unknown."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state in ("T", "t")
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0], int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return "", 0
+
+
+def _processes() -> dict:
+    """pid -> (state, parent pid) of every process /proc shows ({} without /proc)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    return {int(n): _stat(int(n)) for n in names if n.isdigit()}
 
 
 def recent_rate(records, window: float = RECENT_SECONDS, grids_per_shard: int = 1) -> float | None:
