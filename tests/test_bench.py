@@ -149,7 +149,8 @@ def test_kernel_bench_refuses_a_setting_its_kernel_does_not_have(args, said):
 
 
 def _idle_bench(*args):
-    env = dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_TEST_SHARD_DELAY="0.2")  # the campaign outlasts the round
+    # the campaign outlasts the round; its idle runs never step aside for the tests beside them
+    env = dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_TEST_SHARD_DELAY="0.2", LOCALCOUNT_IDLE_BUSY_CORES="off")
     return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_idle.py"), *args],
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
 
