@@ -74,25 +74,26 @@ def test_a_rehearsal_checks_chooses_the_kernel_counts_and_a_second_call_resumes(
 
 
 def test_a_budget_ends_a_run_and_the_next_calls_resume_it(tmp_path):
-    """4x4 in 256 shards on budgets too short for it: each call goes on where the last one stopped."""
+    """4x5 in 256 shards on budgets too short for it (the simulator counts it in 20 s or more): each call goes on
+    where the last one stopped, until the count is complete and equal to the recorded one."""
     stored = tmp_path / "choices.json"
     stored.write_text(json.dumps({SIMULATOR: {"kernel": "global"}}))
     done, calls = 0, 0
-    while calls < 20:
+    while calls < 40:
         calls += 1
-        code, out, err, summary = campaign(tmp_path, f"out{calls}", "--plan", "4x4", "--shard-bits", "8",
+        code, out, err, summary = campaign(tmp_path, f"out{calls}", "--plan", "4x5", "--shard-bits", "8",
                                            "--max-seconds", "6", env={gpu.CHOICES_ENV: str(stored)})  # fmt: skip
         assert code == 0, out + err
         if not summary["runs"]:
             continue  # the check took the budget
         [run] = summary["runs"]
-        assert run["key"] == "4x4-gpu1-s8-d4" and run["before"] == done and run["after"] == done + run["computed"]
+        assert run["key"] == "4x5-gpu1-s8-sym" and run["before"] == done and run["after"] == done + run["computed"]
         done = run["after"]
         drawn = {".sample"} if run["before"] == 0 else set()  # the sample: once, before the first shard
         counted = {".log", ".sessions"} if run["computed"] else set()
         assert {p.suffix for p in (tmp_path / f"out{calls}").iterdir()} == {".json"} | counted | drawn
         if run["complete"]:
-            assert run["total"] == run["known"] == 51234
+            assert run["total"] == run["known"] == 801832
             break
     assert done == 256 and calls > 1
 
