@@ -224,3 +224,21 @@ def test_stepping_aside_is_off_when_asked_or_without_proc(monkeypatch):
     monkeypatch.setenv(yielding.ENV, "1.5")
     assert yielding.busy_cores() == (1.5 if os.path.exists("/proc/stat") else None)
     assert yielding.watch([], None) is None  # a run not at idle priority is never watched
+
+
+@linux_idle
+@pytest.mark.parametrize(
+    "argv,stdout",
+    [
+        (["stats", "3", "--idle", "--json"], '"solvable": 384'),
+        (["sample", "3", "--count", "50", "--idle"], "3x3"),
+        (["verify", "NOWHERE", "--idle"], ""),  # bad input still exits 2, after saying what was set
+    ],
+    ids=["stats", "sample", "verify"],
+)
+def test_stats_sample_and_verify_take_idle_and_say_first_what_was_set(tmp_path, argv, stdout):
+    argv = [str(tmp_path / "none") if a == "NOWHERE" else a for a in argv]
+    res = subprocess.run([sys.executable, "-m", "localcount", *argv], capture_output=True, text=True, env=env(),
+                         timeout=300)  # fmt: skip
+    assert res.stderr.splitlines()[0].startswith("localcount: idle priority: SCHED_IDLE, nice 19")
+    assert (res.returncode, stdout in res.stdout) == ((2, True) if argv[0] == "verify" else (0, True)), res.stderr
