@@ -148,16 +148,16 @@ def test_kernel_bench_refuses_a_setting_its_kernel_does_not_have(args, said):
     assert res.returncode != 0 and said in res.stderr
 
 
-def _idle_bench(*args):
-    # the campaign outlasts the round; its idle runs never step aside for the tests beside them
-    env = dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_TEST_SHARD_DELAY="0.2", LOCALCOUNT_IDLE_BUSY_CORES="off")
+def _idle_bench(*args, delay="0"):
+    # ``delay``: the campaign outlasts the round; the idle runs never step aside for the tests beside them
+    env = dict(os.environ, PYTHONPATH=ROOT, LOCALCOUNT_TEST_SHARD_DELAY=delay, LOCALCOUNT_IDLE_BUSY_CORES="off")
     return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_idle.py"), *args],
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
 
 
 @pytest.mark.parametrize("session", ["own", "shared"])
 def test_idle_bench_times_the_foreground_alone_and_beside_an_idle_campaign(session):
-    res = _idle_bench("--foreground", "2 3", "--campaign", "5 5", "--session", session, "--rounds", "1")
+    res = _idle_bench("--foreground", "2 3", "--campaign", "5 5", "--session", session, "--rounds", "1", delay="0.2")
     assert res.returncode == 0, res.stderr
     assert "round 1: alone " in res.stdout and "round 1: beside " in res.stdout
     assert "beside the idle campaign" in res.stdout and ": ratio " in res.stdout
