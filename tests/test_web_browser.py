@@ -805,3 +805,36 @@ def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
             assert title.startswith(f"row {r + 1}: local logic decides nothing on it alone")
         left = sum(1 for x, _ in answer["unknown"] if x == r)
         assert (f"stops with {left} of its cells unknown" in title) == (left > 0)
+
+
+def test_the_best_time_of_a_puzzle_is_kept_and_shown_when_it_is_solved_again(server, driver):
+    """A first solve shows its time alone; solved again after Restart, slower than a kept best, it shows that
+    best; faster, it says it is a new best and what the old one was; a reload still shows the best."""
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#c=1.1_1.1")  # 2x2 rows 1 1, columns 1 1: two solutions, either solves it
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=1.1_1.1")
+    canvas, status = by_id(driver, "play-canvas"), lambda: by_id(driver, "play-status").text
+
+    def solve_again():
+        by_id(driver, "play-restart").click()
+        until(driver, lambda d: not status().startswith("solved"))
+        click_cells(driver, canvas, [(0, 0), (1, 1)])
+        until(driver, lambda d: status().startswith("solved in "))
+
+    click_cells(driver, canvas, [(0, 0), (1, 1)])
+    until(driver, lambda d: status().startswith("solved in "))
+    assert "best" not in status()  # the first solve: nothing to compare with
+    key = driver.execute_script("return Object.keys(localStorage).find((k) => k.endsWith(':best'))")
+    assert key and int(driver.execute_script(f"return Number(localStorage.getItem('{key}'))")) >= 0
+    driver.execute_script(f"localStorage.setItem('{key}', '1')")  # a best of 1 ms: this solve is slower
+    solve_again()
+    assert status().endswith(", best 0:00")
+    driver.execute_script(f"localStorage.setItem('{key}', '3723000')")  # 62:03: this solve beats it
+    solve_again()
+    assert status().endswith(", a new best (was 62:03)")
+    assert int(driver.execute_script(f"return Number(localStorage.getItem('{key}'))")) < 3723000
+    driver.execute_script(f"localStorage.setItem('{key}', '1')")
+    driver.refresh()
+    until(driver, lambda d: status().startswith("solved in ") and status().endswith(", best 0:00"))

@@ -968,7 +968,28 @@ const playAids = () => {
   const words = [[play.hints, "hint"], [play.checks, "check"]].filter(([k]) => k).map(([k, w]) => `${k} ${w}${k === 1 ? "" : "s"}`);
   return words.length ? ` with ${words.join(" and ")}` : "";
 };
-const solvedText = () => `solved in ${minutes(play.elapsed)}${playAids()}`;
+const solvedText = () => `solved in ${minutes(play.elapsed)}${playAids()}${bestNote()}`;
+/** This puzzle's best time in this browser (ms, any solve, aids or not), or null before its first solve. */
+const BEST_KEY = () => `${playKey()}:best`;
+function playBest() {
+  let kept = null;
+  try { kept = localStorage.getItem(BEST_KEY()); } catch { kept = null; }
+  return kept !== null && Number.isFinite(Number(kept)) ? Number(kept) : null;
+}
+/** A solve's time against the best before it (play.bestBefore, set by the solve; else the one kept):
+ *  ", a new best (was 1:02)", ", best 0:41", or '' for a first solve or one that is the best. */
+function bestNote() {
+  const was = play.bestBefore !== undefined ? play.bestBefore : playBest();
+  if (was === null || play.elapsed === was) return "";
+  return play.elapsed < was ? `, a new best (was ${minutes(was)})` : `, best ${minutes(was)}`;
+}
+/** Keep this solve's time if it is the best so far (called once per solve). */
+function playRecordBest() {
+  play.bestBefore = playBest();
+  if (play.bestBefore === null || play.elapsed < play.bestBefore) {
+    try { localStorage.setItem(BEST_KEY(), String(play.elapsed)); } catch { /* private mode: not kept */ }
+  }
+}
 
 /** The clock runs only while a puzzle is open, unsolved and on screen (Play shown, the browser tab visible). */
 function playClock() {
@@ -987,7 +1008,7 @@ const sameClue = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]
 function playOpen(puzzle, link, everyInfo = null) {
   if (puzzle.palette) return say("play: colour puzzles cannot be played here yet (solve them)", "error", "play");
   Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null,
-    hints: 0, checks: 0 });
+    hints: 0, checks: 0, bestBefore: undefined });
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(playKey()) || "null"); } catch { saved = null; }
   const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1x.]*$/.test(r) && r.length === puzzle.m);
@@ -1141,6 +1162,7 @@ function playCheckSolved() {
   if (solved && !play.solved) {
     play.elapsed = playTime();
     Object.assign(play, { solved: true, since: null, hinted: [] });
+    playRecordBest();
     playStatus(solvedText(), "solved");
     if (play.every) {
       const done = new Set(JSON.parse(localStorage.getItem(SOLVED_KEY(play.every.size)) || "[]"));
