@@ -838,3 +838,34 @@ def test_the_best_time_of_a_puzzle_is_kept_and_shown_when_it_is_solved_again(ser
     driver.execute_script(f"localStorage.setItem('{key}', '1')")
     driver.refresh()
     until(driver, lambda d: status().startswith("solved in ") and status().endswith(", best 0:00"))
+
+
+def test_dots_are_a_third_mark_off_by_default_that_check_and_the_solve_ignore(server, driver):
+    """Rows 1, 0 and columns 1, 0 (only the top-left cell filled). Mode offers a dot only with Dots on; a dot on a
+    cell that is empty is no mistake for Check; D puts one from the keyboard; a fill goes over a dot, and the
+    puzzle is solved with a dot left on an empty cell; the dots and the choice are kept across a reload."""
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#c=1.0_1.0")
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=1.0_1.0")
+    mode, dots, canvas = by_id(driver, "play-mode"), by_id(driver, "play-dots"), by_id(driver, "play-canvas")
+    assert not dots.is_selected()
+    assert [mode.click() or mode.text for _ in range(3)] == ["Mode: cross", "Mode: fill", "Mode: cross"]
+    mode.click()  # back to fill
+    dots.click()
+    assert [mode.click() or mode.text for _ in range(3)] == ["Mode: cross", "Mode: dot", "Mode: fill"]
+    mode.click(), mode.click()  # dot
+    click_cells(driver, canvas, [(1, 1)])
+    until(driver, lambda d: marks_of(d) == ["..", ".o"])
+    by_id(driver, "play-check").click()
+    until(driver, lambda d: by_id(d, "play-status").text == "no mistakes so far")
+    driver.execute_script("document.querySelector('#play-board').focus()")  # the keyboard's cursor: top left
+    ActionChains(driver).send_keys("d").perform()
+    until(driver, lambda d: marks_of(d)[0][0] == "o")
+    mode.click()  # fill
+    click_cells(driver, canvas, [(0, 0)])  # a fill goes over the dot
+    until(driver, lambda d: marks_of(d) == ["1.", ".o"])
+    until(driver, lambda d: by_id(d, "play-status").text.startswith("solved in "))
+    driver.refresh()
+    until(driver, lambda d: marks_of(d) == ["1.", ".o"] and by_id(d, "play-dots").is_selected())

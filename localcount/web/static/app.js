@@ -904,7 +904,8 @@ document.addEventListener("keydown", (e) => {
 
 // ---------- 5. Play ----------
 
-// puzzle: the one played (as /api/parse answers); marks: rows of "1" (filled), "x" (crossed), "." (unknown);
+// puzzle: the one played (as /api/parse answers); marks: rows of "1" (filled), "x" (crossed), "o" (a dot: maybe,
+// with Dots on; unknown to Check, Hint and the clues), "." (unknown);
 // undo/redo: strokes, each a list of [r, c, before, after]; link: what the address names (without "#");
 // every: {size, steps, k, of} when it is an Every puzzle; hinted: cells the last hint decided; wrong: cells shown as mistakes.
 const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: null, elapsed: 0, since: null, solved: false,
@@ -1003,6 +1004,8 @@ const lineOf = (kind, i) => (kind === "row" ? play.marks[i] : play.marks.map((ro
 /** A line's filled runs: runs of "1" (a yesnogram row: runs of cells not filled). */
 const lineRuns = (kind, i) => runs(lineOf(kind, i).map((v) => (kind === "row" && play.puzzle.variant === "yesnogram" ? v !== "1" : v === "1")));
 const sameClue = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+/** A mark that decides nothing: unknown, or a dot (the player's "maybe"). */
+const undecided = (v) => v === "." || v === "o";
 
 /** Open a puzzle ({n, m, rows, columns, variant, title}) in Play: its saved marks and time if any; link: the address. */
 function playOpen(puzzle, link, everyInfo = null) {
@@ -1011,7 +1014,7 @@ function playOpen(puzzle, link, everyInfo = null) {
     hints: 0, checks: 0, bestBefore: undefined });
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(playKey()) || "null"); } catch { saved = null; }
-  const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1x.]*$/.test(r) && r.length === puzzle.m);
+  const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1xo.]*$/.test(r) && r.length === puzzle.m);
   play.marks = fits ? saved.marks.map((r) => r.split("")) : Array.from({ length: puzzle.n }, () => Array(puzzle.m).fill("."));
   play.elapsed = fits ? Number(saved.elapsed) || 0 : 0;
   play.solved = fits && !!saved.solved;
@@ -1087,8 +1090,9 @@ function playClues() {
       const line = lineOf(kind, i), got = lineRuns(kind, i);
       const total = clue.reduce((a, b) => a + b, 0), filled = runs(line.map((v) => v === "1")).reduce((a, b) => a + b, 0);
       const yes = kind === "row" && puzzle.variant === "yesnogram";
-      const done = sameClue(got, clue) && (yes ? !line.includes(".") : true);
-      const wrong = (!line.includes(".") && !sameClue(got, clue)) || (!yes && filled > total);
+      const open = line.some(undecided);
+      const done = sameClue(got, clue) && (yes ? !open : true);
+      const wrong = (!open && !sameClue(got, clue)) || (!yes && filled > total);
       box.children[i].dataset.state = wrong ? "wrong" : done ? "done" : "";
       // each number its marks finish, struck on its own (a line's marks as 1 in a run, 0 a gap, null unknown)
       const inRun = yes ? "x" : "1", gap = yes ? "1" : "x";
@@ -1125,6 +1129,13 @@ function playRender() {
     ctx.moveTo((c + 1) * cell - a, r * cell + a); ctx.lineTo(c * cell + a, (r + 1) * cell - a);
   }));
   ctx.stroke();
+  ctx.fillStyle = "#6b7280"; // dots: a small disc in the cell's middle
+  marks.forEach((row, r) => row.forEach((v, c) => {
+    if (v !== "o") return;
+    ctx.beginPath();
+    ctx.arc((c + 0.5) * cell, (r + 0.5) * cell, Math.max(1.5, cell * 0.12), 0, 2 * Math.PI);
+    ctx.fill();
+  }));
   playClues();
   $("#play-undo").disabled = !play.undo.length;
   $("#play-redo").disabled = !play.redo.length;
@@ -1145,7 +1156,7 @@ function playApply(changes, { record = true, auto = record } = {}) {
       if (kind === "row" && play.puzzle.variant === "yesnogram") continue; // its empty cells are the clue's
       if (!sameClue(lineRuns(kind, i), clue)) continue;
       const cellsOf = kind === "row" ? play.marks[i].map((_, c) => [i, c]) : play.marks.map((_, r) => [r, i]);
-      for (const [r, c] of cellsOf) if (play.marks[r][c] === ".") { changes.push([r, c, ".", "x"]); play.marks[r][c] = "x"; }
+      for (const [r, c] of cellsOf) if (undecided(play.marks[r][c])) { changes.push([r, c, play.marks[r][c], "x"]); play.marks[r][c] = "x"; }
     }
   }
   if (record) { play.undo.push(changes); play.redo = []; }
@@ -1183,12 +1194,14 @@ function playUndo(from, to, index) {
   playApply(step.map((ch) => [ch[0], ch[1], ch[3 - index], ch[2 + index]]).reverse(), { record: false });
 }
 
-/** A stroke starts on a cell with a kind ("1" fill, "x" cross): it clears that kind if the cell has it, else sets it
- *  on unknown cells only (never over the other kind). */
+/** Whether a mark of ``kind`` may go on a cell marked ``was``: an unknown one, or a dot under a fill or a cross. */
+const markable = (was, kind) => was === "." || (was === "o" && kind !== "o");
+/** A stroke starts on a cell with a kind ("1" fill, "x" cross, "o" dot): it clears that kind if the cell has it,
+ *  else sets it on unknown cells only (never over the other kinds; a fill or a cross goes over a dot). */
 function playStroke(cell, kind) {
   const [r, c] = cell;
   const clears = play.marks[r][c] === kind;
-  if (!clears && play.marks[r][c] !== ".") return null;
+  if (!clears && !markable(play.marks[r][c], kind)) return null;
   return { kind, clears, seen: new Set(), changes: [] };
 }
 
@@ -1199,7 +1212,7 @@ function playStrokeAt(cell) {
   if (s.seen.has(key)) return;
   s.seen.add(key);
   const [r, c] = cell, was = play.marks[r][c];
-  if (s.clears ? was === s.kind : was === ".") {
+  if (s.clears ? was === s.kind : markable(was, s.kind)) {
     const after = s.clears ? "." : s.kind;
     s.changes.push([r, c, was, after]);
     play.marks[r][c] = after;
@@ -1207,13 +1220,29 @@ function playStrokeAt(cell) {
   }
 }
 
-/** [what a click or a tap marks, what the right button, Shift or a long press marks]: the Mode button's choice. */
-const playModeKinds = () => ($("#play-mode").getAttribute("aria-pressed") === "true" ? ["x", "1"] : ["1", "x"]);
-$("#play-mode").addEventListener("click", (e) => {
-  const cross = e.currentTarget.getAttribute("aria-pressed") !== "true";
-  e.currentTarget.setAttribute("aria-pressed", String(cross));
-  e.currentTarget.textContent = cross ? "Mode: cross" : "Mode: fill";
+/** [what a click or a tap marks, what the right button, Shift or a long press marks]: the Mode button's choice
+ *  (its data-kind: "1" fill, "x" cross, "o" dot, which only Dots offers). */
+const playModeKinds = () => ({ x: ["x", "1"], o: ["o", "1"] })[$("#play-mode").dataset.kind] || ["1", "x"];
+const MODE_NAMES = { 1: "fill", x: "cross", o: "dot" };
+function playSetMode(kind) {
+  const button = $("#play-mode");
+  button.dataset.kind = kind;
+  button.setAttribute("aria-pressed", String(kind !== "1"));
+  button.textContent = `Mode: ${MODE_NAMES[kind]}`;
+}
+$("#play-mode").addEventListener("click", () => { // fill -> cross (-> dot, with Dots on) -> fill
+  const order = $("#play-dots").checked ? ["1", "x", "o"] : ["1", "x"];
+  playSetMode(order[(order.indexOf($("#play-mode").dataset.kind || "1") + 1) % order.length]);
 });
+/** Dots, a third mark ("maybe") for players who think ahead: off unless chosen, kept in this browser. */
+const DOTS_KEY = "localcount-play-dots";
+function playDots(on) {
+  $("#play-dots").checked = on;
+  if (!on && $("#play-mode").dataset.kind === "o") playSetMode("1");
+  try { localStorage.setItem(DOTS_KEY, on ? "1" : "0"); } catch { /* private mode: not kept */ }
+}
+$("#play-dots").addEventListener("change", (e) => playDots(e.target.checked));
+playDots((() => { try { return localStorage.getItem(DOTS_KEY) === "1"; } catch { return false; } })());
 
 /** The stroke's length beside the pointer while it drags over two cells or more (hidden otherwise, or at its end). */
 function playDragCount(e) {
@@ -1280,7 +1309,8 @@ function playStrokeEnd() {
 async function playAsk(button) {
   if (!play.puzzle) return null;
   const { rows, columns, variant } = play.puzzle;
-  return api("hint", { rows, columns, variant, marks: play.marks.map((r) => r.join("")) }, [button]);
+  const marks = play.marks.map((r) => r.map((v) => (v === "o" ? "." : v)).join("")); // a dot decides nothing
+  return api("hint", { rows, columns, variant, marks }, [button]);
 }
 
 async function playHint() {
@@ -1368,9 +1398,9 @@ document.addEventListener("keydown", (e) => {
   const [r, c] = play.cursor;
   if (move) {
     play.cursor = [clamp(r + move[0], 0, play.puzzle.n - 1), clamp(c + move[1], 0, play.puzzle.m - 1)];
-  } else if (key === " " || key === "x") {
-    const kind = key === "x" ? "x" : "1", was = play.marks[r][c];
-    if (was === kind || was === ".") playApply([[r, c, was, was === kind ? "." : kind]]);
+  } else if (key === " " || key === "x" || (key === "d" && $("#play-dots").checked)) {
+    const kind = { x: "x", d: "o" }[key] || "1", was = play.marks[r][c];
+    if (was === kind || markable(was, kind)) playApply([[r, c, was, was === kind ? "." : kind]]);
   } else if (key === "h") {
     playHint();
   } else return;
