@@ -318,7 +318,7 @@ def test_guess_format_by_suffix_and_content():
         ("txt", "two\n", 1, "size"),
         ("txt", "2 6\n1\n1\n1\n1\n1\n1\n0\n4 2\n", None, "row 2: clue 4 2 needs 7 cells, line has 6"),
         ("txt", "1 2\n1\n1\n0\n", None, "row clues fill 0 cells but the column clues 2"),
-        ("non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", 7, "columns section has 1 clues, expected 2"),
+        ("non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", 7, "columns section has 1 clue, expected 2"),
         ("non", "width 2\nrows\n1\n1\ncolumns\n1\n1\n", None, "no 'height' line"),
         ("non", "width 2\nheight 1\nrows\n2\ncolumns\n1\n1\ngoal 10\n", None, "does not have"),
         ("non", "width 2\nheight 1\nrows\n2\ncolumns\n1\n1\ngoal 1\n", 8, "goal must be 2 characters of 0/1"),

@@ -869,3 +869,151 @@ def test_dots_are_a_third_mark_off_by_default_that_check_and_the_solve_ignore(se
     until(driver, lambda d: by_id(d, "play-status").text.startswith("solved in "))
     driver.refresh()
     until(driver, lambda d: marks_of(d) == ["1.", ".o"] and by_id(d, "play-dots").is_selected())
+
+
+# --- issue 77, items 6-9: clipped clue digits, names, wording, Play with no puzzle ---
+
+# The tallest column's top number and a number with the same text lower in a column: their boxes, and the clip's top.
+TOP_DIGITS = """
+const cols = [...document.querySelectorAll('#play-col-clues > div')];
+const tall = cols.reduce((a, b) => (b.children.length > a.children.length ? b : a)), top = tall.children[0];
+const other = cols.flatMap((c) => [...c.children].slice(1)).find((s) => s.textContent === top.textContent);
+const box = (s) => { const b = s.getBoundingClientRect(); return [b.left, b.right, b.top, b.bottom]; };
+return {top: box(top), other: box(other), clip: document.querySelector('.play-scroll').getBoundingClientRect().top,
+  font: parseFloat(getComputedStyle(top).fontSize)};
+"""
+
+
+def ink_rows(picture, box) -> int:
+    """How many pixel rows the glyph around the middle of ``box`` (left, right, top, bottom) inks: the run of rows with
+    a dark pixel between left and right that holds the box's middle row."""
+    import math
+
+    left, right, top, bottom = box
+    inked = lambda y: any(sum(picture.getpixel((x, y))[:3]) < 3 * 200 for x in range(int(left), math.ceil(right)))
+    middle = int((top + bottom) / 2)
+    assert inked(middle)
+    up, down = middle, middle
+    while inked(up - 1):
+        up -= 1
+    while inked(down + 1):
+        down += 1
+    return down - up + 1
+
+
+def test_the_top_digit_of_mums_tallest_clue_column_is_drawn_whole(server, driver, tmp_path):
+    """Mum (webpbn #65, 40x34, columns of up to 12 numbers) zoomed out to the 8 px clue font: the top number of its
+    tallest column inks as many rows as the same number lower down (the board's scroll box cut its top row)."""
+    import io
+    import pathlib
+
+    from PIL import Image
+
+    mum = localcount.Puzzle.read(pathlib.Path(__file__).parent / "puzzles" / "webpbn-00065.non")
+    half = lambda lines: ".".join(",".join(map(str, c)) or "0" for c in lines)
+    link = f"c={half(mum.rows)}_{half(mum.columns)}"
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+    by_id(driver, "play-zoom-out").click()  # the smallest cells: the clue font at its least
+    until(driver, lambda d: d.execute_script(TOP_DIGITS)["font"] == 8)
+    got = driver.execute_script(TOP_DIGITS)
+    picture = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+    shot(driver, tmp_path, "play-mum-8px.png")
+    assert got["top"][2] >= got["clip"]
+    assert ink_rows(picture, got["top"]) >= ink_rows(picture, got["other"]), got
+
+
+def test_a_puzzle_keeps_one_name_and_shows_its_size_once(page):
+    """A Type example plays and solves under its name; a drawing opened in Files, and a generated puzzle, have one
+    title on the card, the solve's result and Play; a generated puzzle's title names its size once."""
+    by_id(page, "tab-type").click()
+    until(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#type-example option")) > 1)
+    Select(by_id(page, "type-example")).select_by_value("heart")
+    until(page, lambda d: by_id(d, "type-rows").get_attribute("value") == "8")
+    by_id(page, "solve-button").click()
+    until(page, lambda d: by_id(d, "result-title").text.startswith("heart"))
+    by_id(page, "type-play").click()
+    until(page, lambda d: by_id(d, "play-title").text.startswith("heart"))
+
+    titles = lambda d: [
+        by_id(d, name).get_attribute("textContent") for name in ("files-title", "result-title", "play-title")
+    ]
+    by_id(page, "tab-draw").click()
+    by_id(page, "draw-to-files").click()
+    until(page, lambda d: by_id(d, "files-title").text.startswith("drawing-10x10"))
+    by_id(page, "files-solve").click()
+    until(page, lambda d: by_id(d, "result").is_displayed() and by_id(d, "result-title").text)
+    by_id(page, "files-play").click()
+    until(page, lambda d: by_id(d, "play-title").text.startswith("drawing-10x10"))
+    by_id(page, "tab-files").click()
+    assert len(set(titles(page))) == 1, titles(page)
+
+    type_into(page, "gen-rows", "6")
+    type_into(page, "gen-cols", "6")
+    type_into(page, "gen-steps", "")
+    by_id(page, "gen-button").click()
+    until(page, lambda d: by_id(d, "files-title").text.startswith("random 6x6"), 60)
+    by_id(page, "files-solve").click()
+    until(page, lambda d: by_id(d, "result-title").text.startswith("random 6x6"))
+    by_id(page, "files-play").click()
+    until(page, lambda d: by_id(d, "play-title").text.startswith("random 6x6"))
+    by_id(page, "tab-files").click()
+    names = titles(page)
+    assert len(set(names)) == 1 and names[0].replace("×", "x").count("6x6") == 1, names
+
+
+def test_counts_are_singular_or_plural_and_errors_speak_of_the_page(page, server, tmp_path):
+    """Counts: "in 1 step", "has 1 clue"; generate's failure names the page's own controls, not the command line's; a hint
+    that decides nothing is not counted in "solved ... with N hints"."""
+    by_id(page, "tab-type").click()
+    type_into(page, "type-rows", "1")
+    type_into(page, "type-cols", "1")
+    for name in ("type-row-0", "type-col-0"):
+        by_id(page, name).send_keys("1")
+    by_id(page, "solve-button").click()
+    verdict = by_id(page, "result-verdict")
+    until(page, lambda d: "local logic" in verdict.text)
+    assert "in 1 step ·" in verdict.text, verdict.text
+
+    bad = tmp_path / "one-column.non"
+    bad.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n")
+    by_id(page, "tab-files").click()
+    by_id(page, "file-input").send_keys(str(bad))
+    until(page, lambda d: "section has" in by_id(d, "message").text)
+    assert "has 1 clue," in by_id(page, "message").text, by_id(page, "message").text
+
+    type_into(page, "gen-rows", "5")
+    type_into(page, "gen-cols", "5")
+    type_into(page, "gen-steps", "17-")  # so few 5x5s take 17 steps or more that seed 1 finds none
+    type_into(page, "gen-seed", "1")
+    by_id(page, "gen-button").click()
+    until(page, lambda d: by_id(d, "message").text.startswith("generate:"), 90)
+    said = by_id(page, "message").text
+    assert "--" not in said and "Steps" in said, said
+
+    page.get(server + "/#c=1.1_1.1")  # two solutions: no line and no probe decides a cell
+    page.refresh()
+    until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=1.1_1.1")
+    page.execute_script("localStorage.clear()")
+    by_id(page, "play-hint").click()
+    until(page, lambda d: status_of(d).startswith("no line alone decides"))
+    click_cells(page, by_id(page, "play-canvas"), [(0, 0), (1, 1)])
+    until(page, lambda d: status_of(d).startswith("solved in"))
+    assert "hint" not in status_of(page), status_of(page)
+
+
+def test_play_with_no_puzzle_says_how_to_get_one_and_offers_no_controls(server, driver):
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#play")
+    driver.refresh()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    for name in ("play-hint", "play-check", "play-restart", "play-zoom-in", "play-zoom-out", "play-undo", "play-redo"):
+        assert not by_id(driver, name).is_enabled(), name
+    none = by_id(driver, "play-none")
+    assert none.is_displayed() and "Files" in none.text and not by_id(driver, "play-canvas").is_displayed()
+    bar = driver.execute_script("return document.querySelector('#panel-play .toolbar').getBoundingClientRect().bottom")
+    assert none.rect["y"] - bar < 80  # no blank block between the toolbar and the line

@@ -299,11 +299,34 @@ def do_convert(data: dict) -> dict:
     return {"text": p.to_string(to), "format": to}
 
 
+#: What the page's user can change when making a puzzle fails: said in place of the command line's options.
+PAGE_ADVICE = {
+    "generate": "try a wider range of Steps, another Seed (or none), or a smaller size",
+    "design": "try again (each try takes another seed), or another Threshold or size",
+    "simplify": "try again (each try takes another seed)",
+}
+
+
+@contextlib.contextmanager
+def page_advice(name: str):
+    """A making error (``ValueError``) as the page says it: "try more --tries" and the like become what the page's
+    controls for ``name`` can change (``PAGE_ADVICE``)."""
+    try:
+        yield
+    except ValueError as err:
+        line = str(err).splitlines()[0] if str(err) else err.__class__.__name__
+        cli = re.search(r"; try [^;(]*--[\w-]+[^;(]*", line)  # what follows it (" (seed 3)") goes before the advice
+        if cli:
+            line = f"{line[: cli.start()]} {line[cli.end() :].strip()}".rstrip() + f"; {PAGE_ADVICE[name]}"
+        raise BadRequest(line, 422) from None
+
+
 def do_generate(data: dict) -> dict:
     n, m = size_of(data)
     steps = field(data, "steps", (str, int))
     seed = field(data, "seed", int)
-    made = making.make_random(n, m, steps=steps, seed=seed, timeout=timeout_of(data, MAKING_TIMEOUT))
+    with page_advice("generate"):
+        made = making.make_random(n, m, steps=steps, seed=seed, timeout=timeout_of(data, MAKING_TIMEOUT))
     return {"puzzle": puzzle_json(made.puzzle), "seed": made.seed, "steps": made.made.steps,
             "grid": rows_of(made.puzzle.goal), "seconds": round(made.seconds, 4)}  # fmt: skip
 
@@ -326,9 +349,11 @@ def _picture_bytes(data: dict) -> bytes | str:
 def do_design(data: dict) -> dict:
     n, m = size_of(data)
     threshold = float(field(data, "threshold", (int, float), 0.5))
-    made = making.make_design(_picture_bytes(data), (n, m), steps=field(data, "steps", (str, int)),
-                              seed=field(data, "seed", int), threshold=threshold,
-                              timeout=timeout_of(data, MAKING_TIMEOUT))  # fmt: skip
+    picture = _picture_bytes(data)
+    with page_advice("design"):
+        made = making.make_design(picture, (n, m), steps=field(data, "steps", (str, int)),
+                                  seed=field(data, "seed", int), threshold=threshold,
+                                  timeout=timeout_of(data, MAKING_TIMEOUT))  # fmt: skip
     target = made.made.target
     preview = ["".join("1" if target >> (r * m + c) & 1 else "0" for c in range(m)) for r in range(n)]
     return {"puzzle": puzzle_json(made.puzzle), "grid": rows_of(made.puzzle.goal), "thresholded": preview,
@@ -338,7 +363,8 @@ def do_design(data: dict) -> dict:
 
 def do_simplify(data: dict) -> dict:
     rows = grid_rows(data)
-    made = making.simplify(rows, seed=field(data, "seed", int), timeout=timeout_of(data, MAKING_TIMEOUT))
+    with page_advice("simplify"):
+        made = making.simplify(rows, seed=field(data, "seed", int), timeout=timeout_of(data, MAKING_TIMEOUT))
     m = len(rows[0])
     return {"grid": rows_of(made.puzzle.goal), "changed": cells(puzzles.cells_of(made.made.changed, m)),
             "steps": made.made.steps, "seed": made.seed, "seconds": round(made.seconds, 4)}  # fmt: skip

@@ -43,7 +43,8 @@ def check(p: Puzzle) -> Puzzle:
             f"not the {p.n * p.m} cells of the yesnogram's grid"
         )
     if p.variant != "yesnogram" and row_cells != col_cells:
-        raise PuzzleError(f"the row clues fill {row_cells} cells but the column clues {col_cells}")
+        cells = f"{row_cells} cell{'' if row_cells == 1 else 's'}"
+        raise PuzzleError(f"the row clues fill {cells} but the column clues {col_cells}")
     if p.goal is not None and grid_clues(p.goal, p.n, p.m, p.variant) != (p.rows, p.cols):
         raise PuzzleError("the goal does not have the puzzle's clues")
     return check_givens(p)

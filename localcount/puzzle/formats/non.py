@@ -65,8 +65,9 @@ def _non_section(name: str, entries: list, count: int, start: int, source: str) 
     if chosen is None:
         where = max([e[0] for e in filled] or [start])
         blanks = len(entries) - len(filled)
-        extra = f" (and {blanks} blank lines)" if blanks else ""
-        raise PuzzleError(f"the {name} section has {len(filled)} clues{extra}, expected {count}", where, source)
+        extra = f" (and {blanks} blank line{'' if blanks == 1 else 's'})" if blanks else ""
+        clues = f"{len(filled)} clue{'' if len(filled) == 1 else 's'}"
+        raise PuzzleError(f"the {name} section has {clues}{extra}, expected {count}", where, source)
     return tuple(_non_clue(t, i, source) for i, t in chosen)
 
 

@@ -77,6 +77,15 @@ function runs(bits) {
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 /** A whole number with thousands separators: 24,976,511. */
 const thousands = (v) => Number(v).toLocaleString("en-US");
+/** A count and its word, plural unless it is 1: "1 step", "12 steps", "1,234 puzzles". */
+const counted = (k, word) => `${typeof k === "number" ? thousands(k) : k} ${word}${Number(k) === 1 ? "" : "s"}`;
+/** A puzzle's name with its size (and more, e.g. "3 colours"), the size left out where the name already says it:
+ *  "heart (8×9)", "random 15x15, seed 3, 10 steps". */
+function titled(name, p, ...more) {
+  const size = new RegExp(`(^|\\D)(${p.n}\\s*[x×]\\s*${p.m}|${p.m}\\s*[x×]\\s*${p.n})(\\D|$)`).test(name) ? [] : [`${p.n}×${p.m}`];
+  const extra = [...size, ...more.filter(Boolean)];
+  return extra.length ? `${name} (${extra.join(", ")})` : name;
+}
 const readSize = (input) => {
   const v = Number(input.value);
   if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE) {
@@ -357,7 +366,7 @@ function drawShow(a) {
   Object.assign(drawVerdict.dataset, { state, simple: a.simple, verdict: a.verdict || "", level: a.level || "", steps: a.steps ?? "" });
   drawVerdict.className = a.simple ? "good" : "bad";
   const black = draw.cells.reduce((s, v) => s + v, 0);
-  drawStatus.textContent = `${draw.n}×${draw.m}, ${black} black` + (a.unknown.length ? `, ${a.unknown.length} cells unknown (shaded)` : "") + ` · ${(a.seconds * 1000).toFixed(1)} ms`;
+  drawStatus.textContent = `${draw.n}×${draw.m}, ${black} black` + (a.unknown.length ? `, ${counted(a.unknown.length, "cell")} unknown (shaded)` : "") + ` · ${(a.seconds * 1000).toFixed(1)} ms`;
   drawStatus.dataset.stuck = stuckLines(a.unknown);
   if (a.unknown.length) drawStatus.textContent += ` · stuck: ${drawStatus.dataset.stuck}`;
   draw.unknown = a.unknown;
@@ -455,7 +464,7 @@ $("#draw-simplify").addEventListener("click", async (e) => {
   drawSet(made.grid.length, made.grid[0].length, made.grid);
   draw.changed = made.changed;
   drawRender();
-  say(`made simple: ${made.changed.length} cell${made.changed.length === 1 ? "" : "s"} changed (outlined), ${made.steps} steps`, "info", "simplify");
+  say(`made simple: ${counted(made.changed.length, "cell")} changed (outlined), ${counted(made.steps, "step")}`, "info", "simplify");
 });
 
 // ---------- the result of a solve (shown under Type, Files or Every puzzle) and its replay ----------
@@ -464,16 +473,17 @@ const result = { data: null, steps: [], k: 0, timer: 0 };
 const resultBoard = new Board($("#result-board"), "result", 440);
 const slider = $("#replay-slider");
 
-function showResult(data, owner) {
+/** Show a solve's answer under a tab, named as the puzzle it solved is named there. */
+function showResult(data, owner, name) {
   const box = $("#result");
   $(`#${owner}-result-slot`).append(box);
   box.hidden = false;
   replayPause();
   const p = data.puzzle;
   result.data = data;
-  $("#result-title").textContent = `${p.title || (owner === "type" ? "typed clues" : "untitled")} (${p.n}×${p.m})`;
+  $("#result-title").textContent = titled(name || p.title || "untitled", p);
   const verdict = { unique: "unique", multiple: "multiple solutions", undecided: `undecided after ${TIMEOUT} s`, none: "no solution" }[data.verdict] || data.verdict;
-  const logic = { solved: `solved by local logic${data.steps != null ? ` in ${data.steps} steps` : ""}`, stuck: "local logic gets stuck", contradiction: "local logic finds a contradiction" }[data.local] || data.local;
+  const logic = { solved: `solved by local logic${data.steps != null ? ` in ${counted(data.steps, "step")}` : ""}`, stuck: "local logic gets stuck", contradiction: "local logic finds a contradiction" }[data.local] || data.local;
   const v = $("#result-verdict");
   v.textContent = `${verdict} · ${logic} · level: ${data.level || "none"} · ${data.method}: ${data.nodes} node${data.nodes === 1 ? "" : "s"}, ${(data.seconds * 1000).toFixed(1)} ms`;
   Object.assign(v.dataset, { verdict: data.verdict, level: data.level || "", local: data.local });
@@ -607,7 +617,7 @@ function typeCheck() {
   if (!problems.length) {
     const total = (clues) => clues.flat().reduce((s, v) => s + v, 0);
     const r = total(out.rows), c = total(out.columns);
-    if (r !== c) problems.push(`rows fill ${r} cells, columns ${c}`);
+    if (r !== c) problems.push(`rows fill ${counted(r, "cell")}, columns ${c}`);
   }
   const msg = $("#type-message");
   msg.textContent = problems.length ? problems.slice(0, 3).join("; ") + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : "") : `${n}×${m}: the clues fit`;
@@ -616,8 +626,13 @@ function typeCheck() {
   return problems.length ? null : out;
 }
 
-/** Fill the Type tab with a puzzle's clues. */
-function typeFill(p) {
+/** The puzzle last filled into Type (its name and clues): Type's clues keep its name while they are its clues. */
+let typed = null;
+const typeName = (clues) => (typed && JSON.stringify([typed.rows, typed.columns]) === JSON.stringify([clues.rows, clues.columns]) ? typed.name : "");
+
+/** Fill the Type tab with a puzzle's clues, under its name. */
+function typeFill(p, name) {
+  typed = { name, rows: p.rows, columns: p.columns };
   $("#type-rows").value = p.n;
   $("#type-cols").value = p.m;
   for (const list of ["#type-row-list", "#type-col-list"]) $(list).replaceChildren();
@@ -636,14 +651,14 @@ $("#type-clear").addEventListener("click", () => {
 $("#type-example").addEventListener("change", async (e) => {
   if (!e.target.value) return;
   const got = await api("example", { name: e.target.value }, [e.target]);
-  if (got) typeFill(got.puzzle);
+  if (got) typeFill(got.puzzle, e.target.value);
 });
 solveButton.addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
   const data = await api("solve", { ...clues, timeout: TIMEOUT }, [solveButton]);
   typeCheck();
-  if (data) showResult(data, "type");
+  if (data) showResult(data, "type", typeName(clues) || "typed clues");
 });
 
 // ---------- 3. Files: open, save, generate, design ----------
@@ -668,7 +683,7 @@ function showCurrent(owner) {
   Object.assign(current, { request, puzzle, name, owner });
   $(`#${owner}-current-slot`).append($("#files-current"));
   $("#files-current").hidden = false;
-  $("#files-title").textContent = `${puzzle.title || name} (${puzzle.n}×${puzzle.m}${puzzle.palette ? `, ${puzzle.palette.length - 1} colours` : ""})`;
+  $("#files-title").textContent = titled(puzzle.title || name, puzzle, puzzle.palette ? counted(puzzle.palette.length - 1, "colour") : "");
   filesBoard.setClues(puzzle.rows, puzzle.columns, puzzle.palette);
   filesBoard.size(puzzle.n, puzzle.m);
   filesBoard.draw();
@@ -697,9 +712,9 @@ $("#file-input").addEventListener("change", (e) => { openFile(e.target.files[0])
 $("#files-solve").addEventListener("click", async (e) => {
   const owner = current.owner;
   const data = await api("solve", { ...current.request, timeout: TIMEOUT }, [e.target]);
-  if (data) showResult(data, owner);
+  if (data) showResult(data, owner, shownPuzzles[owner][1].title || shownPuzzles[owner][2]);
 });
-$("#files-to-type").addEventListener("click", () => { typeFill(current.puzzle); showTab("type"); });
+$("#files-to-type").addEventListener("click", () => { typeFill(current.puzzle, current.puzzle.title || current.name); showTab("type"); });
 $("#save-button").addEventListener("click", async (e) => {
   const to = $("#save-format").value;
   const data = await api("convert", { ...current.request, to }, [e.target]);
@@ -721,7 +736,7 @@ $("#gen-button").addEventListener("click", async (e) => {
   if ($("#gen-seed").value !== "") body.seed = Number($("#gen-seed").value);
   $("#gen-info").textContent = "generating…";
   const made = await api("generate", body, [e.target]);
-  $("#gen-info").textContent = made ? `seed ${made.seed}, ${made.steps} steps, ${(made.seconds * 1000).toFixed(0)} ms` : "";
+  $("#gen-info").textContent = made ? `seed ${made.seed}, ${counted(made.steps, "step")}, ${(made.seconds * 1000).toFixed(0)} ms` : "";
   if (made) setCurrent({ rows: made.puzzle.rows, columns: made.puzzle.columns }, made.puzzle, `random-${n}x${m}-${made.seed}`);
 });
 
@@ -746,7 +761,7 @@ $("#design-button").addEventListener("click", async (e) => {
   $("#design-preview").hidden = false;
   drawMini($("#design-thresholded"), made.thresholded, { maxPx: 160 });
   drawMini($("#design-grid"), made.grid, { outline: made.changed, maxPx: 160 });
-  $("#design-info").textContent = `${made.changed.length} cells changed, ${made.steps} steps`;
+  $("#design-info").textContent = `${counted(made.changed.length, "cell")} changed, ${counted(made.steps, "step")}`;
   setCurrent({ rows: made.puzzle.rows, columns: made.puzzle.columns }, made.puzzle, (file ? file.name.replace(/\.[^.]*$/, "") : picture) + `-${n}x${m}`);
 });
 $("#design-file").addEventListener("change", () => ($("#design-picture").value = ""));
@@ -775,7 +790,7 @@ async function everyIndexes() {
   every.sizes = data.indexes;
   const select = $("#every-size"), was = select.value, keys = every.sizes.map(everyKey);
   select.replaceChildren(...every.sizes.map((s) => el("option", { value: everyKey(s),
-    text: `${s.n}×${s.m}${s.variant === "nonogram" ? "" : " yesnogram"}: ${thousands(s.puzzles)} puzzles` })));
+    text: `${s.n}×${s.m}${s.variant === "nonogram" ? "" : " yesnogram"}: ${counted(s.puzzles, "puzzle")}` })));
   select.value = keys.includes(was) ? was : keys.includes("5x5") ? "5x5" : keys[0] || "";
   $("#every-none").hidden = keys.length > 0;
   for (const control of [select, $("#every-steps"), $("#every-k"), ...everyButtons]) control.disabled = !keys.length;
@@ -821,7 +836,7 @@ function everyShow(got) {
   title.textContent = `puzzle #${thousands(got.k)} of ${thousands(got.of)}`;
   Object.assign(title.dataset, { size: `${got.n}x${got.m}`, variant: got.variant, k: got.k, of: got.of, number: got.number });
   const [a, b] = got.within_steps || [];
-  const within = got.within_steps ? ` of ${a === b ? a : `${a}-${b}`} steps` : "";
+  const within = got.within_steps ? ` of ${a === b ? counted(a, "step") : `${a}-${b} steps`}` : "";
   let played = false;
   try { played = JSON.parse(localStorage.getItem(SOLVED_KEY(`${got.n}x${got.m}${family ? "-yes" : ""}`)) || "[]").includes(got.k); } catch { played = false; }
   $("#every-info").textContent = `${got.n}×${got.m}${family} puzzles${within} · this one: solved by local logic in ${got.steps} step${got.steps === 1 ? "" : "s"} · grid number ${thousands(got.number)} of 2^${got.n * got.m}${played ? " · you have solved it (Play)" : ""}`;
@@ -1022,14 +1037,23 @@ function playOpen(puzzle, link, everyInfo = null) {
   play.since = play.solved ? null : Date.now();
   play.zoom = fits && ZOOMS.includes(Number(saved.zoom)) ? Number(saved.zoom) : 1;
   playBoard.setClues(puzzle.rows, puzzle.columns);
-  $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${everyInfo.steps} steps)` : ""} of ${thousands(everyInfo.of)}`
-    : `${puzzle.title || "puzzle"} (${puzzle.n}×${puzzle.m}${puzzle.variant === "nonogram" ? "" : ", yesnogram"})`;
+  $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${counted(everyInfo.steps, "step")})` : ""} of ${thousands(everyInfo.of)}`
+    : titled(puzzle.title || "puzzle", puzzle, puzzle.variant === "nonogram" ? "" : "yesnogram");
   $("#play-title").dataset.link = link;
-  $("#play-none").hidden = true;
+  playEnable();
   $("#play-next").hidden = !everyInfo;
   playStatus(play.solved ? solvedText() : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
   showTab("play"); // fits the board (loaders.play) and draws it
 }
+
+/** With no puzzle open, Play's controls that act on one are off and a line says how to get one, in the board's place. */
+function playEnable() {
+  const none = !play.puzzle;
+  for (const name of ["hint", "check", "restart", "zoom-in", "zoom-out", "undo", "redo"]) $(`#play-${name}`).disabled = none;
+  $("#play-board").parentElement.hidden = none;
+  $("#play-none").hidden = !none;
+}
+playEnable();
 
 function playStatus(text, kind = "") {
   $("#play-status").textContent = text;
@@ -1317,7 +1341,8 @@ async function playHint() {
   const got = await playAsk($("#play-hint"));
   if (!got) return;
   if (got.solved) return playStatus(play.solved ? $("#play-status").textContent : "solved", "solved");
-  play.hints += 1;
+  // counted when it tells something: cells to mark, wrong marks, a line the marks leave no way to fill (not "stuck")
+  if (got.mistakes || got.kind === "contradiction" || got.filled.length + got.empty.length) play.hints += 1;
   if (got.mistakes) {
     play.wrong = got.mistakes;
     playRender();
@@ -1468,11 +1493,14 @@ $("#files-play").addEventListener("click", () => {
     const steps = s.within_steps ? (s.within_steps[0] === s.within_steps[1] ? String(s.within_steps[0]) : s.within_steps.join("-")) : "";
     return playOpen(p, everyLink(size, steps, s.k), { size, steps, k: s.k, of: s.of });
   }
-  playOpen(p, clueLink(p));
+  const named = p.title ? p : { ...p, title: current.name }; // the card's name: Play says it too
+  playOpen(named, clueLink(named));
 });
 $("#draw-play").addEventListener("click", async () => {
   const got = await api("parse", drawClues(), [$("#draw-play")]);
-  if (got) playOpen(got.puzzle, clueLink(got.puzzle));
+  if (!got) return;
+  got.puzzle.title = `drawing-${draw.n}x${draw.m}`; // as Open in Files names it
+  playOpen(got.puzzle, clueLink(got.puzzle));
 });
 $("#draw-to-files").addEventListener("click", async () => {
   const clues = drawClues(), got = await api("parse", clues, [$("#draw-to-files")]);
@@ -1484,7 +1512,9 @@ $("#type-play").addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
   const got = await api("parse", clues, [$("#type-play")]);
-  if (got) playOpen(got.puzzle, clueLink(got.puzzle));
+  if (!got) return;
+  if (typeName(clues)) got.puzzle.title = typeName(clues);
+  playOpen(got.puzzle, clueLink(got.puzzle));
 });
 window.addEventListener("hashchange", () => {
   const link = location.hash.slice(1);
