@@ -204,3 +204,95 @@ def test_a_solution_that_does_not_fit_the_clues_is_refused():
     with pytest.raises(lc.PuzzleError, match="the solution does not fit the clues: row 1 differs"):
         p.hint(["...", "...", "..."], solution=["111", "010", "111"])
     assert p.hint(["...", "...", "..."], solution=["101", "010", "111"]).kind in ("line", "probe")
+
+
+# --- colour puzzles: a cell's mark is its colour ('1', '2', ...), a cross the background ---
+
+COLOUR_PALETTE = (("white", ".", "FFFFFF"), ("red", "r", "FF0000"), ("blue", "b", "0000FF"), ("green", "g", "00B000"))
+
+
+def colour_puzzle(cells, n: int, m: int, k: int):
+    from localcount.puzzle.solving.colour import ColourPuzzle, line_clue
+
+    rows = tuple(line_clue(cells[r * m : (r + 1) * m]) for r in range(n))
+    cols = tuple(line_clue(cells[c::m]) for c in range(m))
+    return lc.Puzzle.of(ColourPuzzle(rows, cols, COLOUR_PALETTE[: k + 1]))
+
+
+def colour_marks(cells, m: int) -> list:
+    line = "".join("." if v is None else lc.api.puzzles.COLOUR_MARKS[v - 1] if v else "x" for v in cells)
+    return [line[i : i + m] for i in range(0, len(line), m)]
+
+
+def colour_forced(clue, line, k: int) -> dict:
+    """{position: colour} of the unmarked cells (None) of a line that every colouring fitting its clue and marks
+    gives one colour, by listing every colouring."""
+    import itertools
+
+    from localcount.puzzle.solving.colour import line_clue
+
+    fits = [c for c in itertools.product(range(k + 1), repeat=len(line))
+            if line_clue(c) == tuple(clue) and all(v is None or v == x for v, x in zip(line, c))]  # fmt: skip
+    assert fits
+    return {j: fits[0][j] for j, v in enumerate(line) if v is None and len({f[j] for f in fits}) == 1}
+
+
+def test_colour_hints_take_random_colour_puzzles_to_the_end_each_what_its_line_forces():
+    rng = random.Random(77)
+    solved = 0
+    for _ in range(60):
+        n, m, k = rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3)
+        truth = [rng.randint(0, k) for _ in range(n * m)]
+        p = colour_puzzle(truth, n, m, k)
+        cells = [None] * (n * m)
+        for _ in range(2 * n * m + 2):
+            h = p.hint(colour_marks(cells, m))
+            if h.kind in ("solved", "stuck"):
+                solved += h.kind == "solved"
+                break
+            assert h.kind in ("line", "probe"), h
+            got = {(r, c): v for (r, c), v in zip(h.filled, h.colours)} | {cell: 0 for cell in h.empty}
+            if h.kind == "line":
+                kind, number = h.line.split()
+                i = int(number) - 1
+                idx = [i * m + c for c in range(m)] if kind == "row" else [r * m + i for r in range(n)]
+                clue = p.rows[i] if kind == "row" else p.columns[i]
+                want = colour_forced(clue, [cells[x] for x in idx], k)
+                assert got == {divmod(idx[j], m): v for j, v in want.items()}, h
+                assert h.reason.startswith(h.line + ": clue ")
+            else:
+                assert len(got) == 1 and "no colouring for" in h.reason
+            for (r, c), v in got.items():
+                assert cells[r * m + c] is None
+                cells[r * m + c] = v
+        else:
+            raise AssertionError(f"{truth}: no end after {2 * n * m + 2} hints")
+    assert solved > 30
+
+
+def test_colour_hints_name_colours_mistakes_and_bad_marks():
+    p = colour_puzzle((1, 1, 2, 0, 1, 0, 2, 2, 0, 2, 2, 0, 2, 2, 0, 1), 4, 4, 2)
+    h = p.hint(["...."] * 4)
+    assert (h.kind, h.line, h.filled, h.colours) == ("line", "column 3", ((1, 2), (2, 2)), (2, 2))
+    assert h.reason == "column 3: clue 3 blue in 4 cells — cells 2–3 are blue in every colouring that fits"
+    h = p.hint(["2...", "....", "....", "...."])
+    assert (h.kind, h.mistakes) == ("mistakes", ((0, 0),))
+    assert (
+        p.hint(["112x", "1x22", "x22x", "22x1"]).kind == "solved"
+        and p.hint(["112.", "1.22", ".22.", "22.1"]).kind == "solved"
+    )
+    assert p.hint(["...."] * 4, solution=["rrb.", "r.bb", ".bb.", "bb.r"]).kind == "line"
+    with pytest.raises(lc.PuzzleError, match="the solution does not fit the clues: row 1 differs"):
+        p.hint(["...."] * 4, solution=["rbb.", "r.bb", ".bb.", "bb.r"])
+    with pytest.raises(lc.PuzzleError, match="marks row 1: '3' is not a mark \\('1'-'2' a colour"):
+        p.hint(["3...", "....", "....", "...."])
+
+
+def test_api_hint_answers_a_colour_puzzles_hint_with_its_colours(client):
+    text = colour_puzzle((1, 1, 2, 0, 1, 0, 2, 2, 0, 2, 2, 0, 2, 2, 0, 1), 4, 4, 2).to_string("non")
+    a = client.post("/api/hint", json={"text": text, "format": "non", "marks": ["...."] * 4}).json()
+    assert (a["line"], a["filled"], a["colours"], a["kind"]) == ("column 3", [[1, 2], [2, 2]], [2, 2], "line")
+    a = client.post("/api/hint", json={"text": text, "format": "non", "marks": ["2..."] + ["...."] * 3}).json()
+    assert a["mistakes"] == [[0, 0]]
+    a = client.post("/api/hint", json={"text": text, "format": "non", "marks": ["q..."] + ["...."] * 3})
+    assert a.status_code == 422 and "'q' is not a mark" in a.json()["error"]

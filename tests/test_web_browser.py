@@ -1017,3 +1017,146 @@ def test_play_with_no_puzzle_says_how_to_get_one_and_offers_no_controls(server, 
     assert none.is_displayed() and "Files" in none.text and not by_id(driver, "play-canvas").is_displayed()
     bar = driver.execute_script("return document.querySelector('#panel-play .toolbar').getBoundingClientRect().bottom")
     assert none.rect["y"] - bar < 80  # no blank block between the toolbar and the line
+
+
+# --- colour play: a 4x4 of two colours (marks: "1" red, "2" blue, "." the background) ---
+
+COLOURED = ["112.", "1.22", ".22.", "22.1"]
+COLOUR_LINK = "c=2a,1b.1a,2b.2b.2b,1a_2a,1b.1a,2b.3b.1b,1a&p=e11d48.2563eb"
+
+
+def colour_xml() -> str:
+    """COLOURED as a webpbn XML file, its colours named red and blue."""
+    from localcount.puzzle import formats
+    from localcount.puzzle.solving.colour import ColourPuzzle, line_clue
+
+    cells = tuple(0 if ch == "." else int(ch) for row in COLOURED for ch in row)
+    rows = tuple(line_clue(cells[r * 4 : (r + 1) * 4]) for r in range(4))
+    cols = tuple(line_clue(cells[c::4]) for c in range(4))
+    palette = (("white", ".", "FFFFFF"), ("red", "r", "E11D48"), ("blue", "b", "2563EB"))
+    return formats.format_puzzle(ColourPuzzle(rows, cols, palette, title="Two colours"), "xml")
+
+
+def palette_buttons(driver) -> list:
+    return driver.find_elements(By.CSS_SELECTOR, "#play-palette button")
+
+
+def colour_cells(colour: str) -> list:
+    return [(r, c) for r in range(4) for c in range(4) if COLOURED[r][c] == colour]
+
+
+def check_colour_hint_and_undo(driver) -> None:
+    """A hint on the empty board names a line and paints its cells in their colours, the reason naming them with
+    swatches; undo takes it back, redo brings it again."""
+    assert marks_of(driver) == ["...."] * 4
+    by_id(driver, "play-hint").click()
+    until(driver, lambda d: by_id(d, "play-status").get_attribute("data-line"))
+    line = by_id(driver, "play-status").get_attribute("data-line")
+    assert status_of(driver).startswith(line + ": clue ") and driver.find_elements(
+        By.CSS_SELECTOR, "#play-status .swatch"
+    )
+    hinted = marks_of(driver)
+    decided = [(r, c) for r in range(4) for c in range(4) if hinted[r][c] != "."]
+    assert decided and all(hinted[r][c] == COLOURED[r][c].replace(".", "x") for r, c in decided)
+    by_id(driver, "play-undo").click()
+    until(driver, lambda d: marks_of(d) == ["...."] * 4)
+    by_id(driver, "play-redo").click()
+    until(driver, lambda d: marks_of(d) == hinted)
+
+
+def test_a_colour_puzzle_from_files_plays_at_1280x900_to_solved(server, driver, tmp_path):
+    """Files opens a colour XML; Play shows its palette and coloured clues; a hint, undo and redo; the palette's
+    buttons and the keys 1-2 pick the colour a click paints; a struck run; Check names a wrong cell; solved; a
+    reload keeps it all."""
+    driver.set_window_size(1280, 900)
+    try:
+        (tmp_path / "two.xml").write_text(colour_xml())
+        driver.get(server + "/")
+        driver.execute_script("localStorage.clear()")
+        driver.refresh()
+        until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        by_id(driver, "tab-files").click()
+        by_id(driver, "file-input").send_keys(str(tmp_path / "two.xml"))
+        until(driver, lambda d: by_id(d, "files-current").is_displayed())
+        by_id(driver, "files-play").click()
+        link = COLOUR_LINK + "&t=Two%20colours"
+        until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+        assert "2 colours" in by_id(driver, "play-title").text and not by_id(driver, "message").is_displayed()
+        assert [b.get_attribute("aria-pressed") for b in palette_buttons(driver)] == ["true", "false"]
+        chip = driver.find_element(By.CSS_SELECTOR, "#play-row-clues > div .chip")
+        assert chip.text == "2" and chip.value_of_css_property("background-color") == "rgba(225, 29, 72, 1)"
+        check_colour_hint_and_undo(driver)
+        by_id(driver, "play-restart").click()
+        until(driver, lambda d: marks_of(d) == ["...."] * 4)
+
+        canvas = by_id(driver, "play-canvas")
+        palette_buttons(driver)[1].click()  # blue, by its button
+        click_cells(driver, canvas, [(3, 0), (3, 1)])
+        until(driver, lambda d: marks_of(d)[3] == "22..")
+        row4 = driver.find_elements(By.CSS_SELECTOR, "#play-row-clues > div")[3].find_elements(By.TAG_NAME, "span")
+        assert row4[0].get_attribute("data-done") == "false"  # its run's end is not marked yet
+        click_cells(driver, canvas, [(3, 2)], "right")
+        until(
+            driver,
+            lambda d: row4[0].get_attribute("data-done") == "true" and row4[1].get_attribute("data-done") == "false",
+        )
+        click_cells(driver, canvas, [(0, 0)])  # blue where red belongs
+        until(driver, lambda d: marks_of(d)[0][0] == "2")
+        by_id(driver, "play-check").click()
+        until(driver, lambda d: "1 mark is wrong" in status_of(d))
+        assert by_id(driver, "play-status").get_attribute("data-kind") == "mistakes"
+        ActionChains(driver).send_keys("1").perform()  # the board has the keyboard: 1 picks red
+        until(driver, lambda d: palette_buttons(d)[0].get_attribute("aria-pressed") == "true")
+        click_cells(driver, canvas, [(0, 0)])  # red paints over blue
+        until(driver, lambda d: marks_of(d)[0][0] == "1")
+        click_cells(driver, canvas, [cell for cell in colour_cells("1") if cell != (0, 0)])
+        ActionChains(driver).send_keys("2").perform()
+        until(driver, lambda d: palette_buttons(d)[1].get_attribute("aria-pressed") == "true")
+        click_cells(driver, canvas, [cell for cell in colour_cells("2") if cell[0] != 3])
+        until(driver, lambda d: status_of(d).startswith("solved in"))
+        assert [row.replace("x", ".") for row in marks_of(driver)] == COLOURED
+        shot(driver, tmp_path, "play-colour.png")
+        kept = marks_of(driver)
+        driver.refresh()
+        until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        until(driver, lambda d: marks_of(d) == kept and status_of(d).startswith("solved in"))
+    finally:
+        driver.set_window_size(1280, 1000)
+
+
+def test_a_colour_link_plays_on_a_400x800_phone(server, phone, tmp_path):
+    """A #c= link with colours opens on a phone: a palette bar of finger-sized buttons across the screen, every tab
+    on screen; taps paint in the colour picked, a hint names a line, Check a wrong cell; solved; a reload keeps it."""
+    for url in (server + "/", server + "/#" + COLOUR_LINK):  # a fresh page, its progress forgotten, then the link
+        phone.get(url)
+        phone.execute_script("localStorage.clear()")
+    phone.refresh()
+    until(phone, lambda d: by_id(d, "play-title").get_attribute("data-link") == COLOUR_LINK)
+    width = phone.execute_script("return innerWidth")
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+    boxes = "return [...arguments[0]].map((e) => { const b = e.getBoundingClientRect(); return [b.left, b.right, b.height]; });"
+    for left, right, _ in phone.execute_script(boxes, phone.find_elements(By.CSS_SELECTOR, "[role=tab]")):
+        assert 0 <= left and right <= width, (left, right)  # every tab on screen
+    for left, right, height in phone.execute_script(boxes, palette_buttons(phone)):
+        assert 0 <= left and right <= width and height >= 40, (left, right, height)  # a bar of finger-sized buttons
+    check_colour_hint_and_undo(phone)
+    canvas = by_id(phone, "play-canvas")
+    todo = lambda colour: [cell for cell in colour_cells(colour) if marks_of(phone)[cell[0]][cell[1]] == "."]
+    palette_buttons(phone)[1].click()
+    tap(phone, canvas, 0, 0)  # blue where red belongs
+    until(phone, lambda d: marks_of(d)[0][0] == "2")
+    by_id(phone, "play-check").click()
+    until(phone, lambda d: "1 mark is wrong" in status_of(d))
+    by_id(phone, "play-undo").click()
+    until(phone, lambda d: marks_of(d)[0][0] == ".")
+    for cell in todo("2"):
+        tap(phone, canvas, *cell)
+    palette_buttons(phone)[0].click()
+    for cell in todo("1"):
+        tap(phone, canvas, *cell)
+    until(phone, lambda d: status_of(d).startswith("solved in"))
+    shot(phone, tmp_path, "phone-colour.png")
+    kept = marks_of(phone)
+    phone.refresh()
+    until(phone, lambda d: by_id(d, "play-title").get_attribute("data-link") == COLOUR_LINK)
+    until(phone, lambda d: marks_of(d) == kept and status_of(d).startswith("solved in"))

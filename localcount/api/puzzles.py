@@ -91,6 +91,33 @@ def cells_of(mask: Grid, m: int) -> tuple:
 
 #: A player's marks, cell by cell: filled, crossed (known empty), unknown.
 MARKS = {"1": "filled", "x": "crossed", ".": "unknown"}
+#: A colour puzzle's marks of colours 1, 2, ... (the i-th character: colour i + 1; no 'X', which reads as a cross);
+#: '.' unknown and 'x' crossed (the background) as in ``MARKS``.  Black and white's '1' is colour 1.
+COLOUR_MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWYZ"
+
+
+def parse_colour_marks(marks, n: int, m: int, colours: int) -> list:
+    """A colour puzzle's marks as a board of colour masks, row by row (``puzzle.solving.hints.next_colour_hint``):
+    n strings of m characters, '.' unknown, 'x' crossed, ``COLOUR_MARKS`` for colours 1 to ``colours``."""
+    if isinstance(marks, str):
+        marks = marks.split("/")
+    chars = COLOUR_MARKS[:colours]
+    what = f"'{chars[0]}'-'{chars[-1]}' a colour, 'x' crossed, '.' unknown"
+    if not isinstance(marks, (list, tuple)) or not all(isinstance(row, str) for row in marks):
+        raise PuzzleError(f"marks are {n} strings of {m} characters ({what})")
+    if colours > len(COLOUR_MARKS):
+        raise PuzzleError(f"marks name at most {len(COLOUR_MARKS)} colours, the puzzle has {colours}")
+    if len(marks) != n:
+        raise PuzzleError(f"marks have {len(marks)} rows, the puzzle {n}")
+    full, board = (1 << (colours + 1)) - 1, []
+    for r, row in enumerate(marks):
+        if len(row) != m:
+            raise PuzzleError(f"marks row {r + 1} has {len(row)} cells, the puzzle {m}")
+        bad = sorted(set(row) - set(chars) - {".", "x"})
+        if bad:
+            raise PuzzleError(f"marks row {r + 1}: {bad[0]!r} is not a mark ({what})")
+        board += [full if v == "." else 1 if v == "x" else 2 << chars.index(v) for v in row]
+    return board
 
 
 def parse_marks(marks, n: int, m: int) -> tuple:
@@ -595,11 +622,13 @@ class Puzzle:
         Solved, the wrong marks (against ``solution``, a grid, or local logic's solution when it solves the
         clues), a line with no placement, the line that decides the most unmarked cells and why in words, a cell
         probing decides, or stuck (``puzzle.solving.hints``).  Given cells (a Tatham puzzle's) count as marked.
+        A colour puzzle's marks are ``parse_colour_marks``'s (a colour's character, 'x', '.'), its ``solution``
+        rows of its palette's characters, and a hint's ``colours`` are the colours of its ``filled`` cells.
         """
         from ..puzzle.solving import hints, logic
 
         if self.palette is not None:
-            raise PuzzleError("hints take black-and-white puzzles")
+            return self._colour_hint(marks, solution)
         p = self.model
         filled, empty = parse_marks(marks, p.n, p.m)
         filled, empty = filled | p.given_filled, empty | p.given_empty
@@ -615,6 +644,32 @@ class Puzzle:
             local = logic.propagate(p.rows, p.cols, p.given_filled, p.given_empty, variant=p.variant)
             goal = local.filled if local.status == logic.SOLVED else None
         return hints.next_hint(p.rows, p.cols, filled, empty, p.variant, goal)
+
+    def _colour_hint(self, marks, solution):
+        """``hint`` for a colour puzzle: marks of ``COLOUR_MARKS``; ``solution`` rows of the palette's characters."""
+        from ..puzzle.solving import colour, hints
+
+        p = self.model
+        board = parse_colour_marks(marks, p.n, p.m, len(p.palette) - 1)
+        if solution is not None:
+            chars = [char for _, char, _ in p.palette]
+            if (
+                not isinstance(solution, (list, tuple))
+                or len(solution) != p.n
+                or not all(isinstance(row, str) and len(row) == p.m and set(row) <= set(chars) for row in solution)
+            ):
+                raise PuzzleError(f"the solution is {p.n} rows of {p.m} of the palette's characters ({''.join(chars)})")
+            goal = tuple(chars.index(v) for row in solution for v in row)
+            if not colour.is_solution(p, goal):
+                wrong = [
+                    f"row {r + 1}" for r in range(p.n) if colour.line_clue(goal[r * p.m : (r + 1) * p.m]) != p.rows[r]
+                ]
+                wrong += [f"column {c + 1}" for c in range(p.m) if colour.line_clue(goal[c :: p.m]) != p.cols[c]]
+                raise PuzzleError(f"the solution does not fit the clues: {wrong[0]} differs")
+        else:
+            status, local, _ = colour.local(p)
+            goal = tuple(mask.bit_length() - 1 for mask in local) if status == colour.SOLVED else None
+        return hints.next_colour_hint(p, board, goal)
 
     def to_string(self, format: str = "txt") -> str:
         """The puzzle in one of ``FORMATS``."""

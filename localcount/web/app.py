@@ -274,7 +274,9 @@ def do_solve(data: dict) -> dict:
 def do_hint(data: dict) -> dict:
     """The next hint for a player's marks (``Puzzle.hint``): the line, its cells and the reason; or the wrong
     marks; or solved.  ``solution`` (row strings of 0/1), when the page knows it, is what marks are checked against:
-    one that does not fit the clues is refused (``Puzzle.hint``: a 422)."""
+    one that does not fit the clues is refused (``Puzzle.hint``: a 422).  A colour puzzle's marks name colours
+    (``api.puzzles.COLOUR_MARKS``), its solution is rows of its palette's characters, and a hint's ``colours`` are
+    its filled cells' colours."""
     p, _ = _puzzle_of(data)
     marks = field(data, "marks", list, required=True)
     if not all(isinstance(row, str) for row in marks):
@@ -285,7 +287,10 @@ def do_hint(data: dict) -> dict:
         return {"solved": True, "reason": h.reason}
     if h.kind == "mistakes":
         return {"mistakes": cells(h.mistakes), "reason": h.reason}
-    return {"line": h.line, "filled": cells(h.filled), "empty": cells(h.empty), "reason": h.reason, "kind": h.kind}
+    answer = {"line": h.line, "filled": cells(h.filled), "empty": cells(h.empty), "reason": h.reason, "kind": h.kind}
+    if p.palette is not None:
+        answer["colours"] = list(h.colours)
+    return answer
 
 
 def do_parse(data: dict) -> dict:

@@ -27,7 +27,9 @@ reveals a cell for no reason.  Lines are named as the command line does
 their line (left to right, top to bottom); ``Hint.filled`` and
 ``Hint.empty`` hold (row, column) pairs, 0-based.
 
-Black-and-white puzzles of either variant; no numba, no numpy.
+Black-and-white puzzles of either variant (``next_hint``), and colour
+puzzles (``next_colour_hint``: the same kinds, a cell's mark one colour,
+a cross the background, on ``colour``'s line solver); no numba, no numpy.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from dataclasses import dataclass
 
 from ... import tuning
 from ...clues import format_clue, grid_clues
+from ...lines import colours as colour_lines
+from . import colour
 from .logic import Board, bit_positions, line_options, settle
 
 SOLVED, MISTAKES, CONTRADICTION, LINE, PROBE, STUCK = "solved", "mistakes", "contradiction", "line", "probe", "stuck"
@@ -45,7 +49,8 @@ SOLVED, MISTAKES, CONTRADICTION, LINE, PROBE, STUCK = "solved", "mistakes", "con
 @dataclass(frozen=True)
 class Hint:
     """One hint: its ``kind`` (module doc), the line it names ('row 3', or None), the cells it decides
-    ((row, column), 0-based), the wrong marks, and the reason in words."""
+    ((row, column), 0-based), the wrong marks, and the reason in words; a colour puzzle's ``colours``: the colour
+    (1, 2, ...) of each cell of ``filled``."""
 
     kind: str
     line: str | None = None
@@ -53,6 +58,7 @@ class Hint:
     empty: tuple = ()
     mistakes: tuple = ()
     reason: str = ""
+    colours: tuple = ()
 
 
 def spans(positions) -> str:
@@ -115,8 +121,11 @@ def _lines(board: Board, row_clues, col_clues):
         yield f"column {c + 1}", tuple(col_clues[c]), n, board.cols1[c], board.cols0[c], False, (lambda j, c=c: (j, c))
 
 
-def _grid_cells(mask: int, m: int) -> tuple:
-    return tuple(divmod(p, m) for p in bit_positions(mask))
+def _mistakes(wrong: list, m: int) -> Hint:
+    k = len(wrong)
+    return Hint(MISTAKES, mistakes=tuple(divmod(i, m) for i in wrong),
+                reason=f"{k} mark{'s are' if k > 1 else ' is'} wrong: {'they' if k > 1 else 'it'} differ"
+                       f"{'' if k > 1 else 's'} from the solution")  # fmt: skip
 
 
 def next_hint(row_clues, col_clues, filled: int, empty: int, variant: str = "nonogram", solution: int | None = None,
@@ -135,10 +144,7 @@ def next_hint(row_clues, col_clues, filled: int, empty: int, variant: str = "non
     if solution is not None:
         wrong = (filled & ~solution) | (empty & solution)
         if wrong:
-            k = wrong.bit_count()
-            return Hint(MISTAKES, mistakes=_grid_cells(wrong, m),
-                        reason=f"{k} mark{'s are' if k > 1 else ' is'} wrong: {'they' if k > 1 else 'it'} differ"
-                               f"{'' if k > 1 else 's'} from the solution")  # fmt: skip
+            return _mistakes(list(bit_positions(wrong)), m)
     best = None
     for name, clue, length, ones, zeros, comp, cell in _lines(board, row_clues, col_clues):
         can0, can1 = options(clue, length, ones, zeros, comp)
@@ -179,3 +185,97 @@ def _probe(board: Board, row_clues, col_clues, seconds: float) -> Hint:
                 return Hint(STUCK, reason=f"no line alone decides a cell here, and probing found none in {seconds:g} s")
     return Hint(STUCK, reason="no line alone decides a cell here, and no single cell's value leads to a contradiction: "
                               "the puzzle needs a guess from here, or has more than one solution")  # fmt: skip
+
+
+# --- colour puzzles ---
+
+
+def colour_clue_words(clue, palette) -> str:
+    """A colour clue in words, each run with its colour's name: '2 red, 1 black' ('0': no run)."""
+    return ", ".join(f"{size} {palette[k][0]}" for size, k in clue) or "0"
+
+
+def _colour_hint_of(p, name: str, clue, idx: list, masks: list, can: list, new: list) -> Hint:
+    """The LINE hint of a line whose clue decides cells ``new`` ((position, colour), colour 0 the background)."""
+    length = len(idx)
+    head = f"{name}: clue {colour_clue_words(clue, p.palette)} in {length} cell{'' if length == 1 else 's'}"
+    marked = sum(1 for mask in masks if mask & (mask - 1) == 0)
+    if marked:
+        head += f" with {marked} marked"
+    facts = [_cells_phrase([j for j, k in new if k == colour_id], p.palette[colour_id][0] if colour_id else "empty")
+             for colour_id in sorted({k for _, k in new}, key=lambda k: (k == 0, k))]  # fmt: skip
+    what = ", ".join(facts[:-1]) + " and " + facts[-1] if len(facts) > 1 else facts[0]
+    if not clue:
+        reason = f"{head} — the clue has no run: every cell is empty"
+    elif all(mask & (mask - 1) == 0 for mask in can):
+        reason = f"{head} — only one colouring fits: {what}"
+    else:
+        reason = f"{head} — {what} in every colouring that fits"
+    cell = lambda j: divmod(idx[j], p.m)
+    painted = [(j, k) for j, k in new if k]
+    return Hint(LINE, line=name, filled=tuple(cell(j) for j, _ in painted), colours=tuple(k for _, k in painted),
+                empty=tuple(cell(j) for j, k in new if not k), reason=reason)  # fmt: skip
+
+
+def next_colour_hint(p, board: list, solution: tuple | None = None, seconds: float | None = None) -> Hint:
+    """The hint for a colour puzzle's marks (``p`` a ``colour.ColourPuzzle``): ``board`` a mask of colours per cell,
+    row by row (a cell marked colour k: ``1 << k``, crossed: 1, the background; unknown: every colour's bit).
+
+    ``solution``: the solution's colour ids, row by row, when it is known.  The kinds are ``next_hint``'s; a hint's
+    ``filled`` cells come with their ``colours``, and the reason names the colours.
+    """
+    n, m = p.n, p.m
+    known = [mask.bit_length() - 1 if mask & (mask - 1) == 0 else None for mask in board]
+    if colour.is_solution(p, tuple(k or 0 for k in known)):
+        return Hint(SOLVED, reason="solved: every row and column has its clue")
+    if solution is not None:
+        wrong = [i for i, k in enumerate(known) if k is not None and k != solution[i]]
+        if wrong:
+            return _mistakes(wrong, m)
+    rows = [(f"row {r + 1}", p.rows[r], [r * m + c for c in range(m)]) for r in range(n)]
+    cols = [(f"column {c + 1}", p.cols[c], [r * m + c for r in range(n)]) for c in range(m)]
+    best = None
+    for name, clue, idx in rows + cols:
+        masks = [board[i] for i in idx]
+        can = colour_lines.line_options(clue, masks)
+        if can is None:
+            return Hint(CONTRADICTION, line=name, reason=f"{name}: no colouring of clue "
+                        f"{colour_clue_words(clue, p.palette)} fits its marks: a mark there is wrong")  # fmt: skip
+        new = [(j, can[j].bit_length() - 1) for j in range(len(idx))
+               if known[idx[j]] is None and can[j] & (can[j] - 1) == 0]  # fmt: skip
+        if new and (best is None or len(new) > len(best[-1])):
+            best = (name, clue, idx, masks, can, new)
+    if best is not None:
+        return _colour_hint_of(p, *best)
+    return _colour_probe(p, board, tuning.HINT_PROBE_SECONDS if seconds is None else seconds)
+
+
+def _colour_probe(p, board: list, seconds: float) -> Hint:
+    """The first unknown cell (row by row) that all colours but one contradict, or STUCK."""
+    deadline = time.perf_counter() + seconds
+    for i, mask in enumerate(board):
+        if mask & (mask - 1) == 0:
+            continue
+        r, c = divmod(i, p.m)
+        tries = {}
+        for k in range(mask.bit_length()):
+            if mask >> k & 1:
+                trial = list(board)
+                trial[i] = 1 << k
+                tries[k] = colour.settle(p, trial, ({r}, {c}))
+        left = [k for k, bad in tries.items() if bad is None]
+        if len(left) == 1:
+            k, names = left[0], [p.palette[j][0] if j else "empty" for j in tries if tries[j] is not None]
+            bad = next(b for b in tries.values() if b is not None)
+            where = f"row {r + 1}, column {c + 1}"
+            return Hint(PROBE, filled=((r, c),) if k else (), colours=(k,) if k else (), empty=() if k else ((r, c),),
+                        reason=f"no line alone decides a cell here; if {where} were {' or '.join(names)}, local logic "
+                               f"would find no colouring for {bad}: so it is {p.palette[k][0] if k else 'empty'}")  # fmt: skip
+        if not left:
+            bad = next(iter(tries.values()))
+            return Hint(CONTRADICTION, line=bad, reason=f"no colour of {f'row {r + 1}, column {c + 1}'} leaves a "
+                        f"colouring for {bad}: a mark is wrong")  # fmt: skip
+        if time.perf_counter() > deadline:
+            return Hint(STUCK, reason=f"no line alone decides a cell here, and probing found none in {seconds:g} s")
+    return Hint(STUCK, reason="no line alone decides a cell here, and no single cell's colour leads to a "
+                              "contradiction: the puzzle needs a guess from here, or has more than one solution")  # fmt: skip

@@ -96,6 +96,9 @@ const readSize = (input) => {
   return v;
 };
 
+/** True for a light colour (hex rgb): black text (or marks) on it, else white. */
+const lightRgb = (rgb) => parseInt(rgb.slice(0, 2), 16) * 0.3 + parseInt(rgb.slice(2, 4), 16) * 0.59 + parseInt(rgb.slice(4, 6), 16) * 0.11 > 150;
+
 /** A clue as shown: numbers (colour runs [length, colour] as coloured chips); "0" for an empty line. */
 function clueNode(kind, index, clue, palette) {
   const node = el("div", { "data-clue": clue.length ? clue.map((r) => (Array.isArray(r) ? r[0] : r)).join(" ") : "0" });
@@ -105,8 +108,7 @@ function clueNode(kind, index, clue, palette) {
   for (const run of clue) {
     if (!Array.isArray(run)) { node.append(el("span", { text: String(run) })); continue; }
     const rgb = palette[run[1]].rgb;
-    const light = parseInt(rgb.slice(0, 2), 16) * 0.3 + parseInt(rgb.slice(2, 4), 16) * 0.59 + parseInt(rgb.slice(4, 6), 16) * 0.11 > 150;
-    node.append(el("span", { class: "chip", style: `background:#${rgb};color:${light ? "#000" : "#fff"}`, title: palette[run[1]].name, text: String(run[0]) }));
+    node.append(el("span", { class: "chip", style: `background:#${rgb};color:${lightRgb(rgb) ? "#000" : "#fff"}`, title: palette[run[1]].name, text: String(run[0]) }));
   }
   return node;
 }
@@ -923,8 +925,14 @@ document.addEventListener("keydown", (e) => {
 // with Dots on; unknown to Check, Hint and the clues), "." (unknown);
 // undo/redo: strokes, each a list of [r, c, before, after]; link: what the address names (without "#");
 // every: {size, steps, k, of} when it is an Every puzzle; hinted: cells the last hint decided; wrong: cells shown as mistakes.
+// A colour puzzle's marks are colours: COLOUR_MARKS[k - 1] for colour k ("1", black and white's fill, is colour 1);
+// pick: the colour a fill paints; request: what /api/hint is asked about a colour puzzle (its file, or a link's).
 const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: null, elapsed: 0, since: null, solved: false,
-  stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0 };
+  stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0, pick: 1, request: null };
+/** The marks of colours 1, 2, ... (as /api/hint reads them); a link's colour letters (a: colour 1, b: colour 2, ...). */
+const COLOUR_MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWYZ", LETTERS = "abcdefghijklmnopqrstuvwxyz";
+/** The colour of a mark: 0 for a cross or an unknown cell. */
+const colourOf = (mark) => COLOUR_MARKS.indexOf(mark) + 1;
 const playBoard = new Board($("#play-board"), "play", 520);
 playBoard.maxCell = 64; // Play's cells follow the window (playFit), up to this, before the player's zoom
 /** Play's board fits the window: the largest cells (up to maxCell, at least legible) whose board and clues fit
@@ -957,26 +965,41 @@ window.addEventListener("resize", () => { if (play.puzzle && !$("#panel-play").h
 const SOLVED_KEY = (size) => `localcount-solved:${size}`;
 
 /** A puzzle's clues as a link: lines joined by ".", numbers by "," ("0": an empty line), rows "_" columns (+ "_y"). */
-/** A puzzle's link: "c=CLUES", and "&t=TITLE" when it has a title (the title is not part of its saved progress). */
-const clueLink = (p) => `c=${encodeClues(p)}${p.title ? `&t=${encodeURIComponent(p.title)}` : ""}`;
+/** A puzzle's link: "c=CLUES", a colour puzzle's "&p=" and its colours, and "&t=TITLE" when it has a title (the title
+ *  is not part of its saved progress). */
+const clueLink = (p) => `c=${encodeClues(p)}${paletteLink(p)}${p.title ? `&t=${encodeURIComponent(p.title)}` : ""}`;
+/** A colour puzzle's colours 1, 2, ... in a link: "&p=ff0000.00b000" ('' for black and white). */
+const paletteLink = (p) => (p.palette ? `&p=${p.palette.slice(1).map((c) => c.rgb.toLowerCase()).join(".")}` : "");
 
+/** A colour puzzle's runs are their length and their colour's letter: "3a,1b" (a: colour 1). */
 function encodeClues(p) {
-  const half = (clues) => clues.map((c) => (c.length ? c.join(",") : "0")).join(".");
+  const run = (r) => (Array.isArray(r) ? `${r[0]}${LETTERS[r[1] - 1]}` : r);
+  const half = (clues) => clues.map((c) => (c.length ? c.map(run).join(",") : "0")).join(".");
   return `${half(p.rows)}_${half(p.columns)}${p.variant === "yesnogram" ? "_y" : ""}`;
 }
 
-/** The request body of a link's clues, or null. */
-function decodeClues(text) {
+/** The request body of a link's clues, or null; ``palette`` (a link's "p=": colours 1, 2, ... as hex, "." between):
+ *  a colour puzzle, whose runs may end in their colour's letter, sent as the .non file it makes. */
+function decodeClues(text, palette = "") {
   const parts = text.split("_");
   if (parts.length < 2 || parts.length > 3 || (parts[2] && parts[2] !== "y")) return null;
-  // every run a whole number ("0" alone: an empty line); anything else ("zz", "", "1e2") makes the link unreadable
-  const half = (t) => t.split(".").map((c) => c.split(",").map((v) => (/^\d+$/.test(v) ? Number(v) : NaN)).filter((v) => v !== 0));
+  const hexes = palette ? palette.split(".") : [];
+  if (hexes.some((h) => !/^[0-9a-f]{6}$/i.test(h)) || hexes.length > LETTERS.length || (palette && parts[2])) return null;
+  // every run a whole number ("0" alone: an empty line), a colour puzzle's maybe with its colour's letter; anything else
+  // ("zz", "", "1e2", a letter past the colours) makes the link unreadable
+  const letters = LETTERS.slice(0, hexes.length);
+  const run = (v) => (/^\d+[a-z]?$/.test(v) && (/^\d+$/.test(v) || letters.includes(v.slice(-1))) ? v : null);
+  const half = (t) => t.split(".").map((c) => c.split(",").map(run).filter((v) => v === null || Number.parseInt(v, 10) !== 0));
   const [rows, columns] = parts.slice(0, 2).map(half);
-  if ([...rows, ...columns].flat().some((v) => !Number.isInteger(v))) return null;
-  return { rows, columns, variant: parts[2] ? "yesnogram" : "nonogram" };
+  if ([...rows, ...columns].flat().some((v) => v === null)) return null;
+  if (!palette) return { rows: rows.map((c) => c.map(Number)), columns: columns.map((c) => c.map(Number)), variant: parts[2] ? "yesnogram" : "nonogram" };
+  const lines = (clues) => clues.map((c) => c.map((v) => (/\d$/.test(v) ? `${v}a` : v)).join(",") || "0"); // 3: 3a
+  const file = [`width ${columns.length}`, `height ${rows.length}`, ...hexes.map((h, k) => `color ${letters[k]} #${h}`),
+    "rows", ...lines(rows), "columns", ...lines(columns)];
+  return { text: `${file.join("\n")}\n`, format: "non" };
 }
 
-const playKey = () => `localcount-play:${encodeClues(play.puzzle)}`;
+const playKey = () => `localcount-play:${encodeClues(play.puzzle)}${paletteLink(play.puzzle)}`;
 const minutes = (ms) => { const s = Math.floor(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
 const playTime = () => play.elapsed + (play.since === null ? 0 : Date.now() - play.since);
 /** " with 2 hints and 1 check" for a solve that used them ('' for none). */
@@ -1017,28 +1040,46 @@ function playClock() {
 document.addEventListener("visibilitychange", playClock);
 const lineOf = (kind, i) => (kind === "row" ? play.marks[i] : play.marks.map((row) => row[i]));
 /** A line's filled runs: runs of "1" (a yesnogram row: runs of cells not filled). */
-const lineRuns = (kind, i) => runs(lineOf(kind, i).map((v) => (kind === "row" && play.puzzle.variant === "yesnogram" ? v !== "1" : v === "1")));
-const sameClue = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+const lineRuns = (kind, i) => (play.puzzle.palette ? colourRuns(lineOf(kind, i).map(colourOf))
+  : runs(lineOf(kind, i).map((v) => (kind === "row" && play.puzzle.variant === "yesnogram" ? v !== "1" : v === "1"))));
+/** The runs [length, colour] of a line of colours (0 the background). */
+function colourRuns(colours) {
+  const out = [];
+  colours.forEach((v, j) => { if (v && j && colours[j - 1] === v) out[out.length - 1][0]++; else if (v) out.push([1, v]); });
+  return out;
+}
+/** Two clues are the same (numbers, or colour runs [length, colour]). */
+const sameClue = (a, b) => a.length === b.length && a.every((v, i) => String(v) === String(b[i]));
+/** True when a line's runs have more cells of some colour than its clue (a number: colour 1). */
+const overfull = (got, clue) => {
+  const tally = (list) => list.reduce((t, r) => { const [n, k] = Array.isArray(r) ? r : [r, 1]; t[k] = (t[k] || 0) + n; return t; }, {});
+  const need = tally(clue);
+  return Object.entries(tally(got)).some(([k, n]) => n > (need[k] || 0));
+};
 /** A mark that decides nothing: unknown, or a dot (the player's "maybe"). */
 const undecided = (v) => v === "." || v === "o";
 
 /** Open a puzzle ({n, m, rows, columns, variant, title}) in Play: its saved marks and time if any; link: the address. */
-function playOpen(puzzle, link, everyInfo = null) {
-  if (puzzle.palette) return say("play: colour puzzles cannot be played here yet (solve them)", "error", "play");
+function playOpen(puzzle, link, everyInfo = null, request = null) {
+  if (puzzle.palette && puzzle.palette.length > LETTERS.length + 1) {
+    return say(`play: the page plays puzzles of at most ${LETTERS.length} colours, this one has ${puzzle.palette.length - 1}`, "error", "play");
+  }
   Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null,
-    hints: 0, checks: 0, bestBefore: undefined });
+    hints: 0, checks: 0, bestBefore: undefined, pick: 1, request: puzzle.palette ? request || colourRequest(puzzle) : null });
+  const markChars = `.xo${COLOUR_MARKS.slice(0, puzzle.palette ? puzzle.palette.length - 1 : 1)}`;
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(playKey()) || "null"); } catch { saved = null; }
-  const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && /^[1xo.]*$/.test(r) && r.length === puzzle.m);
+  const fits = saved && Array.isArray(saved.marks) && saved.marks.length === puzzle.n && saved.marks.every((r) => typeof r === "string" && [...r].every((v) => markChars.includes(v)) && r.length === puzzle.m);
   play.marks = fits ? saved.marks.map((r) => r.split("")) : Array.from({ length: puzzle.n }, () => Array(puzzle.m).fill("."));
   play.elapsed = fits ? Number(saved.elapsed) || 0 : 0;
   play.solved = fits && !!saved.solved;
   if (fits) Object.assign(play, { hints: Number(saved.hints) || 0, checks: Number(saved.checks) || 0 });
   play.since = play.solved ? null : Date.now();
   play.zoom = fits && ZOOMS.includes(Number(saved.zoom)) ? Number(saved.zoom) : 1;
-  playBoard.setClues(puzzle.rows, puzzle.columns);
+  playBoard.setClues(puzzle.rows, puzzle.columns, puzzle.palette);
+  playPalette();
   $("#play-title").textContent = everyInfo ? `${everyInfo.size} puzzle #${thousands(everyInfo.k)}${everyInfo.steps ? ` (of ${counted(everyInfo.steps, "step")})` : ""} of ${thousands(everyInfo.of)}`
-    : titled(puzzle.title || "puzzle", puzzle, puzzle.variant === "nonogram" ? "" : "yesnogram");
+    : titled(puzzle.title || "puzzle", puzzle, puzzle.variant === "nonogram" ? "" : "yesnogram", puzzle.palette ? counted(puzzle.palette.length - 1, "colour") : "");
   $("#play-title").dataset.link = link;
   playEnable();
   $("#play-next").hidden = !everyInfo;
@@ -1058,6 +1099,45 @@ playEnable();
 function playStatus(text, kind = "") {
   $("#play-status").textContent = text;
   $("#play-status").dataset.kind = kind;
+  if (play.puzzle && play.puzzle.palette) colourWords($("#play-status"), play.puzzle.palette);
+}
+
+/** A colour puzzle's file for /api/hint when the page has none (a puzzle of Files has its own): its .non, as a link's. */
+function colourRequest(p) {
+  const link = encodeClues(p), hexes = paletteLink(p).slice(3);
+  return decodeClues(link, hexes);
+}
+
+/** Each colour's name in a text (a hint's reason) gets a swatch of the colour before it. */
+function colourWords(node, palette) {
+  const names = palette.slice(1).map((c) => c.name).filter(Boolean).sort((a, b) => b.length - a.length);
+  if (!names.length) return;
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const parts = node.textContent.split(new RegExp(`(?<![\\w#])(${names.map(escape).join("|")})(?![\\w])`));
+  if (parts.length < 2) return;
+  node.replaceChildren(...parts.map((part, i) => {
+    const colour = i % 2 ? palette.find((c) => c.name === part) : null;
+    return colour ? el("span", { class: "named" }, el("span", { class: "swatch", style: `background:#${colour.rgb}` }), part) : part;
+  }));
+}
+
+/** The palette of a colour puzzle (hidden for black and white): a button a colour (keys 1-9), the picked one pressed. */
+function playPalette() {
+  const box = $("#play-palette"), palette = play.puzzle.palette;
+  box.hidden = !palette;
+  box.replaceChildren(...(palette || []).slice(1).map((c, i) => {
+    const button = el("button", { type: "button", "data-colour": i + 1, "aria-pressed": String(i + 1 === play.pick),
+      title: `paint ${c.name}${i < 9 ? ` (key ${i + 1})` : ""}`, "aria-label": `colour ${i + 1}: ${c.name}` },
+    el("span", { class: "swatch", style: `background:#${c.rgb}` }), el("span", { text: String(i + 1) }));
+    button.addEventListener("click", () => { playPick(i + 1); $("#play-board").focus({ preventScroll: true }); });
+    return button;
+  }));
+}
+
+/** Pick the colour a fill paints. */
+function playPick(k) {
+  play.pick = k;
+  for (const b of $("#play-palette").children) b.setAttribute("aria-pressed", String(Number(b.dataset.colour) === k));
 }
 
 function playSave() {
@@ -1067,18 +1147,23 @@ function playSave() {
   $("#play-board").dataset.marks = JSON.stringify(marks);
 }
 
-/** Where each run of ``clue`` starts in the leftmost placement that fits a line's marks (1 in a run, 0 a gap, null
- *  unknown), or null if none fits.  fits[i][j]: runs i.. can be placed in cells j.. (a DP from the right). */
+/** Where each run of ``clue`` starts in the leftmost placement that fits a line's marks (a colour 1, 2, ... in a run,
+ *  0 a gap, null unknown; black and white: 1 or 0), or null if none fits.  A run is a number (colour 1) or [length,
+ *  colour]; runs of one colour need a gap between them, of two colours not.  fits[i][j]: runs i.. can be placed in
+ *  cells j.. (a DP from the right). */
 function leftmostStarts(line, clue) {
   const L = line.length, k = clue.length;
+  const len = clue.map((r) => (Array.isArray(r) ? r[0] : r)), col = clue.map((r) => (Array.isArray(r) ? r[1] : 1));
+  const gap = (j) => line[j] === null || line[j] === 0;
   const fits = Array.from({ length: k + 1 }, () => new Array(L + 2).fill(false));
-  const gapFrom = new Array(L + 1).fill(true); // no cell marked 1 from j on
-  for (let j = L - 1; j >= 0; j--) gapFrom[j] = gapFrom[j + 1] && line[j] !== 1;
-  const runAt = (i, j) => j + clue[i] <= L && line.slice(j, j + clue[i]).every((v) => v !== 0)
-    && (j + clue[i] === L ? fits[i + 1][L] : line[j + clue[i]] !== 1 && fits[i + 1][j + clue[i] + 1]);
+  const gapFrom = new Array(L + 1).fill(true); // no cell marked a colour from j on
+  for (let j = L - 1; j >= 0; j--) gapFrom[j] = gapFrom[j + 1] && gap(j);
+  const next = (i, j) => j + len[i] + (i + 1 < k && col[i + 1] === col[i] ? 1 : 0); // where run i + 1 may start
+  const runAt = (i, j) => j + len[i] <= L && line.slice(j, j + len[i]).every((v) => v === null || v === col[i])
+    && (next(i, j) === j + len[i] ? fits[i + 1][j + len[i]] : j + len[i] < L && gap(j + len[i]) && fits[i + 1][next(i, j)]);
   for (let j = L + 1; j >= 0; j--) fits[k][j] = j >= L || gapFrom[j];
   for (let i = k - 1; i >= 0; i--) {
-    for (let j = L; j >= 0; j--) fits[i][j] = j < L && ((line[j] !== 1 && fits[i][j + 1]) || runAt(i, j));
+    for (let j = L; j >= 0; j--) fits[i][j] = j < L && ((gap(j) && fits[i][j + 1]) || runAt(i, j));
   }
   if (!fits[0][0]) return null;
   const starts = [];
@@ -1086,7 +1171,7 @@ function leftmostStarts(line, clue) {
   for (let i = 0; i < k; i++) {
     while (!runAt(i, j)) j++; // the cells skipped are gaps: fits[i][j] said so
     starts.push(j);
-    j += clue[i] + 1;
+    j = next(i, j);
   }
   return starts;
 }
@@ -1098,11 +1183,13 @@ function finishedRuns(line, clue) {
   const right = leftmostStarts([...line].reverse(), [...clue].reverse());
   if (!left || !right) return [];
   const L = line.length;
-  return clue.flatMap((len, i) => {
+  return clue.flatMap((r, i) => {
+    const [len, col] = Array.isArray(r) ? r : [r, 1];
     const start = left[i], end = L - right[clue.length - 1 - i]; // the rightmost placement's run, turned back
     if (end - len !== start) return [];
-    const bounded = (start === 0 || line[start - 1] === 0) && (start + len === L || line[start + len] === 0);
-    return bounded && line.slice(start, start + len).every((v) => v === 1) ? [i] : [];
+    const other = (j) => line[j] !== null && line[j] !== col; // a gap, or another colour
+    const bounded = (start === 0 || other(start - 1)) && (start + len === L || other(start + len));
+    return bounded && line.slice(start, start + len).every((v) => v === col) ? [i] : [];
   });
 }
 
@@ -1112,15 +1199,13 @@ function playClues() {
   for (const [kind, clues, box] of [["row", puzzle.rows, playBoard.rows], ["col", puzzle.columns, playBoard.cols]]) {
     clues.forEach((clue, i) => {
       const line = lineOf(kind, i), got = lineRuns(kind, i);
-      const total = clue.reduce((a, b) => a + b, 0), filled = runs(line.map((v) => v === "1")).reduce((a, b) => a + b, 0);
       const yes = kind === "row" && puzzle.variant === "yesnogram";
       const open = line.some(undecided);
       const done = sameClue(got, clue) && (yes ? !open : true);
-      const wrong = (!open && !sameClue(got, clue)) || (!yes && filled > total);
+      const wrong = (!open && !sameClue(got, clue)) || (!yes && overfull(got, clue));
       box.children[i].dataset.state = wrong ? "wrong" : done ? "done" : "";
       // each number its marks finish, struck on its own (a line's marks as 1 in a run, 0 a gap, null unknown)
-      const inRun = yes ? "x" : "1", gap = yes ? "1" : "x";
-      const values = line.map((v) => (v === inRun ? 1 : v === gap ? 0 : null));
+      const values = yes ? line.map((v) => (v === "x" ? 1 : v === "1" ? 0 : null)) : line.map((v) => (undecided(v) ? null : colourOf(v)));
       const finished = new Set(wrong || done ? [] : finishedRuns(values, clue));
       [...box.children[i].children].forEach((span, k) => { span.dataset.done = String(finished.has(k)); });
     });
@@ -1131,16 +1216,21 @@ function playRender() {
   if (!play.puzzle) return;
   const { marks, hover, hinted, wrong } = play;
   const mark = (list) => new Set(list.map(([r, c]) => `${r},${c}`));
-  const hint = mark(hinted), bad = mark(wrong);
+  const hint = mark(hinted), bad = mark(wrong), palette = play.puzzle.palette;
+  const cursor = [document.body, $("#play-board")].includes(document.activeElement) && play.keyboard ? [play.cursor] : [];
+  // a colour puzzle's cells keep their colours: a wrong one is outlined, a hinted one dotted
+  const painted = (r, c) => (palette && colourOf(marks[r][c]) ? palette[colourOf(marks[r][c])].rgb : null);
   playBoard.draw({
     fill: (r, c) => {
       const k = `${r},${c}`;
+      if (painted(r, c)) return `#${painted(r, c)}`;
       if (bad.has(k)) return marks[r][c] === "1" ? "#b91c1c" : "#fecaca";
       if (marks[r][c] === "1") return hint.has(k) ? NEW : BLACK;
       if (hint.has(k)) return "#dbeafe";
       return hover && (hover[0] === r || hover[1] === c) ? "#fef9c3" : null;
     },
-    outline: [document.body, $("#play-board")].includes(document.activeElement) && play.keyboard ? [play.cursor] : [],
+    dot: (r, c) => (painted(r, c) && hint.has(`${r},${c}`) ? (lightRgb(painted(r, c)) ? "#000" : "#fff") : null),
+    outline: palette ? [...cursor, ...wrong.filter(([r, c]) => painted(r, c))] : cursor,
   });
   const { ctx, cell } = playBoard;
   ctx.strokeStyle = "#6b7280";
@@ -1220,12 +1310,15 @@ function playUndo(from, to, index) {
 
 /** Whether a mark of ``kind`` may go on a cell marked ``was``: an unknown one, or a dot under a fill or a cross. */
 const markable = (was, kind) => was === "." || (was === "o" && kind !== "o");
-/** A stroke starts on a cell with a kind ("1" fill, "x" cross, "o" dot): it clears that kind if the cell has it,
- *  else sets it on unknown cells only (never over the other kinds; a fill or a cross goes over a dot). */
+/** True when a fill of colour ``kind`` paints over mark ``was``: another colour (a colour puzzle's; never a cross
+ *  or a dot's own mark). */
+const recolours = (kind, was) => !["x", "o"].includes(kind) && ![".", "x", "o", kind].includes(was);
+/** A stroke starts on a cell with a kind ("1".. a colour's fill, "x" cross, "o" dot): it clears that kind if the
+ *  cell has it, else sets it on unknown cells only (a fill or a cross goes over a dot, a fill over another colour). */
 function playStroke(cell, kind) {
   const [r, c] = cell;
   const clears = play.marks[r][c] === kind;
-  if (!clears && !markable(play.marks[r][c], kind)) return null;
+  if (!clears && !markable(play.marks[r][c], kind) && !recolours(kind, play.marks[r][c])) return null;
   return { kind, clears, seen: new Set(), changes: [] };
 }
 
@@ -1236,7 +1329,7 @@ function playStrokeAt(cell) {
   if (s.seen.has(key)) return;
   s.seen.add(key);
   const [r, c] = cell, was = play.marks[r][c];
-  if (s.clears ? was === s.kind : markable(was, s.kind)) {
+  if (s.clears ? was === s.kind : markable(was, s.kind) || recolours(s.kind, was)) {
     const after = s.clears ? "." : s.kind;
     s.changes.push([r, c, was, after]);
     play.marks[r][c] = after;
@@ -1245,8 +1338,11 @@ function playStrokeAt(cell) {
 }
 
 /** [what a click or a tap marks, what the right button, Shift or a long press marks]: the Mode button's choice
- *  (its data-kind: "1" fill, "x" cross, "o" dot, which only Dots offers). */
-const playModeKinds = () => ({ x: ["x", "1"], o: ["o", "1"] })[$("#play-mode").dataset.kind] || ["1", "x"];
+ *  (its data-kind: "1" fill in the picked colour, "x" cross, "o" dot, which only Dots offers). */
+const playModeKinds = () => {
+  const fill = COLOUR_MARKS[play.pick - 1];
+  return ({ x: ["x", fill], o: ["o", fill] })[$("#play-mode").dataset.kind] || [fill, "x"];
+};
 const MODE_NAMES = { 1: "fill", x: "cross", o: "dot" };
 function playSetMode(kind) {
   const button = $("#play-mode");
@@ -1334,7 +1430,7 @@ async function playAsk(button) {
   if (!play.puzzle) return null;
   const { rows, columns, variant } = play.puzzle;
   const marks = play.marks.map((r) => r.map((v) => (v === "o" ? "." : v)).join("")); // a dot decides nothing
-  return api("hint", { rows, columns, variant, marks }, [button]);
+  return api("hint", play.request ? { ...play.request, marks } : { rows, columns, variant, marks }, [button]);
 }
 
 async function playHint() {
@@ -1348,7 +1444,8 @@ async function playHint() {
     playRender();
     return playStatus(`${got.reason}: shown in red`, "mistakes");
   }
-  const changes = [...got.filled.map(([r, c]) => [r, c, play.marks[r][c], "1"]), ...got.empty.map(([r, c]) => [r, c, play.marks[r][c], "x"])];
+  const fill = (i) => (got.colours ? COLOUR_MARKS[got.colours[i] - 1] : "1"); // a colour puzzle's: each cell's colour
+  const changes = [...got.filled.map(([r, c], i) => [r, c, play.marks[r][c], fill(i)]), ...got.empty.map(([r, c]) => [r, c, play.marks[r][c], "x"])];
   playStatus(got.reason, got.kind);
   $("#play-status").dataset.line = got.line || "";
   playApply(changes);
@@ -1424,8 +1521,11 @@ document.addEventListener("keydown", (e) => {
   if (move) {
     play.cursor = [clamp(r + move[0], 0, play.puzzle.n - 1), clamp(c + move[1], 0, play.puzzle.m - 1)];
   } else if (key === " " || key === "x" || (key === "d" && $("#play-dots").checked)) {
-    const kind = { x: "x", d: "o" }[key] || "1", was = play.marks[r][c];
-    if (was === kind || markable(was, kind)) playApply([[r, c, was, was === kind ? "." : kind]]);
+    const kind = { x: "x", d: "o" }[key] || COLOUR_MARKS[play.pick - 1], was = play.marks[r][c];
+    if (was === kind || markable(was, kind) || recolours(kind, was)) playApply([[r, c, was, was === kind ? "." : kind]]);
+  } else if (/^[1-9]$/.test(key) && play.puzzle.palette && Number(key) < play.puzzle.palette.length) {
+    playPick(Number(key));
+    return e.preventDefault();
   } else if (key === "h") {
     playHint();
   } else return;
@@ -1463,13 +1563,14 @@ async function playOpenLink(link) {
     return true;
   }
   if (link.startsWith("c=")) {
-    const [text, title = ""] = link.slice(2).split("&t=");
-    const clues = decodeClues(decodeURIComponent(text));
+    const [text, ...params] = link.slice(2).split("&");
+    const param = (name) => (params.find((p) => p.startsWith(`${name}=`)) || "").slice(name.length + 1);
+    const title = param("t"), clues = decodeClues(decodeURIComponent(text), param("p"));
     if (!clues) { playLinkFailed(link, "cannot be read: its clues are whole numbers, joined by , . and _"); return true; }
     const got = await api("parse", clues);
     if (!got) { playLinkFailed(link, `opens nothing (${message.textContent})`); return true; }
     if (title) got.puzzle.title = decodeURIComponent(title);
-    playOpen(got.puzzle, link);
+    playOpen(got.puzzle, link, null, clues.text ? clues : null);
     playWarnIfNotUnique(clues, link);
     return true;
   }
@@ -1494,7 +1595,7 @@ $("#files-play").addEventListener("click", () => {
     return playOpen(p, everyLink(size, steps, s.k), { size, steps, k: s.k, of: s.of });
   }
   const named = p.title ? p : { ...p, title: current.name }; // the card's name: Play says it too
-  playOpen(named, clueLink(named));
+  playOpen(named, clueLink(named), null, current.request);
 });
 $("#draw-play").addEventListener("click", async () => {
   const got = await api("parse", drawClues(), [$("#draw-play")]);
