@@ -807,6 +807,15 @@ def test_a_drawing_local_logic_cannot_finish_names_its_stuck_lines(page):
         assert (f"stops with {left} of its cells unknown" in title) == (left > 0)
 
 
+def play_link(driver, server: str, link: str) -> None:
+    """A fresh page (nothing kept in the browser) opened at /#LINK: its puzzle on Play's board."""
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+
+
 def message_of(driver) -> str:
     """The message area's text ('' while it is hidden)."""
     box = by_id(driver, "message")
@@ -856,10 +865,7 @@ def test_clues_with_two_solutions_warn_on_play_from_type_as_from_a_link(page):
 
 def test_the_hint_that_solves_the_puzzle_leaves_no_cell_highlighted(server, driver):
     """Issue 77: hints to the end of #5x5/1234; once solved, no cell keeps the last hint's blue."""
-    driver.get(server + "/")
-    driver.execute_script("localStorage.clear()")
-    driver.get(server + "/#5x5/1234")
-    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    play_link(driver, server, "5x5/1234")
     for _ in range(50):
         if status_of(driver).startswith("solved"):
             break
@@ -896,11 +902,7 @@ def test_a_message_stays_on_the_tab_it_was_said_on(page):
 
 def test_an_all_empty_puzzle_is_solved_as_it_opens(server, driver):
     """Issue 77: #c=0.0_0.0 (a 2x2 with no filled cell) says solved at once, its clock stopped at 0:00."""
-    driver.get(server + "/")
-    driver.execute_script("localStorage.clear()")
-    driver.get(server + "/#c=0.0_0.0")
-    driver.refresh()
-    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=0.0_0.0")
+    play_link(driver, server, "c=0.0_0.0")
     until(driver, lambda d: status_of(d).startswith("solved"))
     assert by_id(driver, "play-timer").get_attribute("data-running") == "false"
     assert by_id(driver, "play-timer").text == "0:00"
@@ -909,11 +911,7 @@ def test_an_all_empty_puzzle_is_solved_as_it_opens(server, driver):
 def test_a_late_answer_for_an_earlier_link_does_not_touch_what_a_newer_link_said(server, driver):
     """Issue 77: link #5x5/7's answer held back 1.5 s, link #5x5/abc followed meanwhile: its error stays, and
     #5x5/1234 stays on the board (the answer for #5x5/7 comes after a newer link: it is dropped)."""
-    driver.get(server + "/")
-    driver.execute_script("localStorage.clear()")
-    driver.get(server + "/#5x5/1234")
-    driver.refresh()
-    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == "5x5/1234")
+    play_link(driver, server, "5x5/1234")
     driver.execute_script(
         "const real = window.fetch;"
         "window.fetch = (url, options) => url.endsWith('/api/nth')"
