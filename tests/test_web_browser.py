@@ -1160,3 +1160,123 @@ def test_a_colour_link_plays_on_a_400x800_phone(server, phone, tmp_path):
     phone.refresh()
     until(phone, lambda d: by_id(d, "play-title").get_attribute("data-link") == COLOUR_LINK)
     until(phone, lambda d: marks_of(d) == kept and status_of(d).startswith("solved in"))
+
+
+def play_link(driver, server: str, link: str) -> None:
+    """A fresh page (nothing kept in the browser) opened at /#LINK: its puzzle on Play's board."""
+    driver.get(server + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server + "/#" + link)
+    driver.refresh()
+    until(driver, lambda d: by_id(d, "play-title").get_attribute("data-link") == link)
+
+
+def message_of(driver) -> str:
+    """The message area's text ('' while it is hidden)."""
+    box = by_id(driver, "message")
+    return box.text if box.is_displayed() else ""
+
+
+def test_one_bad_size_beside_a_good_one_is_said_naming_its_box_on_every_tab(page):
+    """Issue 77: Rows 0 on Draw, Rows 1000 on Type, Rows 500 on Files' Generate (the Columns good) each say so."""
+    type_into(page, "draw-rows", "0")
+    until(page, lambda d: "sizes are 1 to 100: Rows is 0" in message_of(d))
+    assert by_id(page, "draw-rows").get_attribute("aria-invalid") == "true"
+    type_into(page, "draw-rows", "4")
+    until(page, lambda d: message_of(d) == "" and grid_of(d, "draw-canvas") == ["0" * 10] * 4)
+    by_id(page, "tab-type").click()
+    type_into(page, "type-rows", "1000")
+    until(page, lambda d: "sizes are 1 to 100: Rows is 1000" in message_of(d))
+    by_id(page, "tab-files").click()
+    type_into(page, "gen-rows", "500")
+    by_id(page, "gen-button").click()
+    until(page, lambda d: "sizes are 1 to 100: Rows is 500" in message_of(d))
+    type_into(page, "gen-rows", "5")
+    type_into(page, "gen-cols", "0")
+    by_id(page, "gen-button").click()
+    until(page, lambda d: "sizes are 1 to 100: Columns is 0" in message_of(d))
+
+
+def type_clues(driver, rows: list, columns: list) -> None:
+    """Type's boxes set to len(rows) x len(columns) and these clues typed in."""
+    by_id(driver, "tab-type").click()
+    type_into(driver, "type-rows", str(len(rows)))
+    type_into(driver, "type-cols", str(len(columns)))
+    for kind, lines in (("row", rows), ("col", columns)):
+        until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, f"#type-{kind}-list input")) == len(lines))
+        for i, clue in enumerate(lines):
+            field = by_id(driver, f"type-{kind}-{i}")
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(" ".join(map(str, clue)))
+
+
+def test_clues_with_two_solutions_warn_on_play_from_type_as_from_a_link(page):
+    """Issue 77: Type's Play of a 2x2 whose every clue is 1 (either diagonal) warns as its #c= link does."""
+    type_clues(page, [[1], [1]], [[1], [1]])
+    by_id(page, "type-play").click()
+    until(page, lambda d: by_id(d, "play-title").get_attribute("data-link") == "c=1.1_1.1")
+    until(page, lambda d: "more than one solution" in message_of(d))
+
+
+def test_the_hint_that_solves_the_puzzle_leaves_no_cell_highlighted(server, driver):
+    """Issue 77: hints to the end of #5x5/1234; once solved, no cell keeps the last hint's blue."""
+    play_link(driver, server, "5x5/1234")
+    for _ in range(50):
+        if status_of(driver).startswith("solved"):
+            break
+        before = marks_of(driver)
+        by_id(driver, "play-hint").click()
+        until(driver, lambda d: marks_of(d) != before or status_of(d).startswith("solved"))
+    assert status_of(driver).startswith("solved in") and " hint" in status_of(driver)
+    colours = driver.execute_script(  # each cell's colour at its centre
+        "const c = document.querySelector('#play-canvas'), ctx = c.getContext('2d'), cell = +c.dataset.cell;"
+        "const k = c.width / c.getBoundingClientRect().width, out = [];"
+        "for (let r = 0; r < 5; r++) for (let j = 0; j < 5; j++) {"
+        "  const [R, G, B] = ctx.getImageData(Math.floor((j + 0.5) * cell * k), Math.floor((r + 0.5) * cell * k), 1, 1).data;"
+        "  out.push([R, G, B].map((v) => v.toString(16).padStart(2, '0')).join('')); }"
+        "return out;"
+    )
+    assert not {"2563eb", "dbeafe"} & set(colours), colours  # the hint's blue fill, the hint's light blue cell
+
+
+def test_a_message_stays_on_the_tab_it_was_said_on(page):
+    """Issue 77: Draw's 'made simple' does not follow the player to Play; back on Draw it is there again."""
+    type_into(page, "draw-rows", "2")
+    type_into(page, "draw-cols", "2")
+    until(page, lambda d: grid_of(d, "draw-canvas") == ["00", "00"])
+    click_cells(page, by_id(page, "draw-canvas"), [(0, 0), (1, 1)])  # either diagonal: not simple
+    until(page, lambda d: grid_of(d, "draw-canvas") == ["10", "01"])
+    by_id(page, "draw-simplify").click()
+    until(page, lambda d: "made simple" in message_of(d))
+    by_id(page, "draw-play").click()
+    until(page, lambda d: by_id(d, "panel-play").is_displayed() and by_id(d, "play-title").get_attribute("data-link"))
+    assert "made simple" not in message_of(page)
+    by_id(page, "tab-draw").click()
+    until(page, lambda d: "made simple" in message_of(d))
+
+
+def test_an_all_empty_puzzle_is_solved_as_it_opens(server, driver):
+    """Issue 77: #c=0.0_0.0 (a 2x2 with no filled cell) says solved at once, its clock stopped at 0:00."""
+    play_link(driver, server, "c=0.0_0.0")
+    until(driver, lambda d: status_of(d).startswith("solved"))
+    assert by_id(driver, "play-timer").get_attribute("data-running") == "false"
+    assert by_id(driver, "play-timer").text == "0:00"
+
+
+def test_a_late_answer_for_an_earlier_link_does_not_touch_what_a_newer_link_said(server, driver):
+    """Issue 77: link #5x5/7's answer held back 1.5 s, link #5x5/abc followed meanwhile: its error stays, and
+    #5x5/1234 stays on the board (the answer for #5x5/7 comes after a newer link: it is dropped)."""
+    play_link(driver, server, "5x5/1234")
+    driver.execute_script(
+        "const real = window.fetch;"
+        "window.fetch = (url, options) => url.endsWith('/api/nth')"
+        "  ? new Promise((done) => setTimeout(() => done(real(url, options)), 1500)) : real(url, options);"
+        "location.hash = '5x5/7';"
+    )
+    until(driver, lambda d: by_id(d, "busy").is_displayed())  # #5x5/7 asked for
+    driver.execute_script("location.hash = '5x5/abc'")
+    until(driver, lambda d: "#5x5/abc names no puzzle" in message_of(d))
+    until(driver, lambda d: not by_id(d, "busy").is_displayed())  # #5x5/7 answered
+    assert "#5x5/abc names no puzzle" in message_of(driver) and "still playing 5x5 puzzle #1,234" in message_of(driver)
+    assert by_id(driver, "play-title").get_attribute("data-link") == "5x5/1234"
+    assert driver.execute_script("return location.hash") == "#5x5/1234"

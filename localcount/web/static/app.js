@@ -23,9 +23,21 @@ function el(tag, attrs = {}, ...children) {
 
 const message = $("#message");
 let busyCount = 0;
+/** Each tab's message, {text, kind, source, at}: a message belongs to the tab it was said on and shows while that
+ *  tab does (another tab shows its own, or none).  said: messages said so far (at: the message's number). */
+const messages = {};
+let said = 0;
+const shownTab = () => document.querySelector("[role=tab][aria-selected=true]").dataset.tab;
 
-/** One line for the user in the message area: kind "error" or "info"; "" hides it. */
-function say(text, kind = "info", source = "") {
+/** One line for the user in the message area of a tab (the one shown): kind "error" or "info"; "" hides it. */
+function say(text, kind = "info", source = "", tab = shownTab()) {
+  messages[tab] = { text, kind, source, at: ++said };
+  if (tab === shownTab()) sayShown();
+}
+
+/** Show the message of the tab shown (none: the area hides). */
+function sayShown() {
+  const { text, kind, source } = messages[shownTab()] || { text: "", kind: "info", source: "" };
   message.textContent = text;
   message.title = text;
   message.className = kind;
@@ -33,10 +45,12 @@ function say(text, kind = "info", source = "") {
   message.hidden = !text;
 }
 
-/** POST body (or GET when body is undefined) to /api/NAME; the answer, or null after showing the error. */
-async function api(name, body, buttons = []) {
+/** POST body (or GET when body is undefined) to /api/NAME; the answer, or null after showing the error.
+ *  current() false: a newer request made this one moot, and its answer neither says nor clears anything. */
+async function api(name, body, buttons = [], current = () => true) {
   const control = new AbortController();
   const timer = setTimeout(() => control.abort(), 90000);
+  const asked = said; // an answer clears only a message said before it was asked for
   for (const b of buttons) b.disabled = true;
   $("#busy").hidden = ++busyCount === 0;
   try {
@@ -47,11 +61,12 @@ async function api(name, body, buttons = []) {
     try { data = await response.json(); } catch { data = { error: `the server answered ${response.status} without JSON` }; }
     if (!response.ok || data.error) throw new Error(data.error || `the server answered ${response.status}`);
     // an answer clears the error it replaces (and any error, when the user asked for it: not the background analysis)
-    if (message.dataset.source === name || (!BACKGROUND.has(name) && message.className === "error")) say("");
+    const shown = messages[shownTab()];
+    if (current() && shown && shown.at <= asked && (shown.source === name || (!BACKGROUND.has(name) && shown.kind === "error"))) say("");
     return data;
   } catch (err) {
     const text = err.name === "AbortError" ? "the server did not answer in 90 s" : err.message;
-    say(`${name}: ${text}`, "error", name);
+    if (current()) say(`${name}: ${text}`, "error", name);
     return null;
   } finally {
     clearTimeout(timer);
@@ -86,15 +101,20 @@ function titled(name, p, ...more) {
   const extra = [...size, ...more.filter(Boolean)];
   return extra.length ? `${name} (${extra.join(", ")})` : name;
 }
-const readSize = (input) => {
-  const v = Number(input.value);
-  if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE) {
-    say(`sizes are 1 to ${MAX_SIDE}, got ${input.value || "nothing"}`, "error", "size");
-    return null;
-  }
+/** A tab's Rows and Columns boxes read: [n, m], or null after saying which box is wrong (either, or both). */
+function readSizes(rowsInput, colsInput) {
+  const wrong = [];
+  const sizes = [[rowsInput, "Rows"], [colsInput, "Columns"]].map(([input, label]) => {
+    const v = Number(input.value), bad = !Number.isInteger(v) || v < 1 || v > MAX_SIDE;
+    input.classList.toggle("bad", bad);
+    input.setAttribute("aria-invalid", String(bad));
+    if (bad) wrong.push(`${label} is ${input.value || "nothing"}`);
+    return v;
+  });
+  if (wrong.length) return void say(`sizes are 1 to ${MAX_SIDE}: ${wrong.join(", ")}`, "error", "size");
   if (message.dataset.source === "size") say("");
-  return v;
-};
+  return sizes;
+}
 
 /** True for a light colour (hex rgb): black text (or marks) on it, else white. */
 const lightRgb = (rgb) => parseInt(rgb.slice(0, 2), 16) * 0.3 + parseInt(rgb.slice(2, 4), 16) * 0.59 + parseInt(rgb.slice(4, 6), 16) * 0.11 > 150;
@@ -264,6 +284,7 @@ function showTab(name) {
     tab.setAttribute("aria-selected", String(on));
     $(`#panel-${tab.dataset.tab}`).hidden = !on;
   }
+  sayShown(); // the tab's own message, if it has one
   if (shownPuzzles[name] && current.owner !== name) showCurrent(name);
   history.replaceState(null, "", `#${name}`);
   if (loaders[name]) loaders[name]();
@@ -449,7 +470,7 @@ function between([r0, c0], [r1, c1]) {
 
 for (const id of ["#draw-rows", "#draw-cols"]) {
   $(id).addEventListener("change", () => {
-    const n = readSize($("#draw-rows")), m = readSize($("#draw-cols"));
+    const [n, m] = readSizes($("#draw-rows"), $("#draw-cols")) || [];
     if (n && m) drawSet(n, m);
   });
 }
@@ -586,7 +607,7 @@ function parseClue(text, length, label) {
 }
 
 function typeBuild() {
-  const n = readSize($("#type-rows")), m = readSize($("#type-cols"));
+  const [n, m] = readSizes($("#type-rows"), $("#type-cols")) || [];
   if (!n || !m) return;
   for (const [kind, count, list] of [["row", n, "#type-row-list"], ["col", m, "#type-col-list"]]) {
     const box = $(list);
@@ -731,7 +752,7 @@ $("#save-button").addEventListener("click", async (e) => {
 });
 
 $("#gen-button").addEventListener("click", async (e) => {
-  const n = readSize($("#gen-rows")), m = readSize($("#gen-cols"));
+  const [n, m] = readSizes($("#gen-rows"), $("#gen-cols")) || [];
   if (!n || !m) return;
   const body = { rows: n, columns: m };
   if ($("#gen-steps").value.trim()) body.steps = $("#gen-steps").value.trim();
@@ -744,7 +765,7 @@ $("#gen-button").addEventListener("click", async (e) => {
 
 let designed = null;
 $("#design-button").addEventListener("click", async (e) => {
-  const n = readSize($("#design-rows")), m = readSize($("#design-cols"));
+  const [n, m] = readSizes($("#design-rows"), $("#design-cols")) || [];
   if (!n || !m) return;
   const body = { rows: n, columns: m, threshold: Number($("#design-threshold").value) };
   const file = $("#design-file").files[0], picture = $("#design-picture").value;
@@ -926,9 +947,10 @@ document.addEventListener("keydown", (e) => {
 // undo/redo: strokes, each a list of [r, c, before, after]; link: what the address names (without "#");
 // every: {size, steps, k, of} when it is an Every puzzle; hinted: cells the last hint decided; wrong: cells shown as mistakes.
 // A colour puzzle's marks are colours: COLOUR_MARKS[k - 1] for colour k ("1", black and white's fill, is colour 1);
-// pick: the colour a fill paints; request: what /api/hint is asked about a colour puzzle (its file, or a link's).
+// pick: the colour a fill paints; request: what /api/hint is asked about a colour puzzle (its file, or a link's);
+// opened: counts what was opened or followed (a link, a puzzle): an answer for an older one is dropped.
 const play = { puzzle: null, marks: [], undo: [], redo: [], link: "", every: null, elapsed: 0, since: null, solved: false,
-  stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0, pick: 1, request: null };
+  stroke: null, cursor: [0, 0], hover: null, hinted: [], wrong: [], ticker: 0, press: 0, pick: 1, request: null, opened: 0 };
 /** The marks of colours 1, 2, ... (as /api/hint reads them); a link's colour letters (a: colour 1, b: colour 2, ...). */
 const COLOUR_MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWYZ", LETTERS = "abcdefghijklmnopqrstuvwxyz";
 /** The colour of a mark: 0 for a cross or an unknown cell. */
@@ -1064,6 +1086,8 @@ function playOpen(puzzle, link, everyInfo = null, request = null) {
   if (puzzle.palette && puzzle.palette.length > LETTERS.length + 1) {
     return say(`play: the page plays puzzles of at most ${LETTERS.length} colours, this one has ${puzzle.palette.length - 1}`, "error", "play");
   }
+  play.opened++; // what was on its way to Play (a link's puzzle, a warning) is moot now
+  say("", "info", "", "play"); // the last puzzle's message goes with it
   Object.assign(play, { puzzle, link, every: everyInfo, undo: [], redo: [], hinted: [], wrong: [], cursor: [0, 0], stroke: null,
     hints: 0, checks: 0, bestBefore: undefined, pick: 1, request: puzzle.palette ? request || colourRequest(puzzle) : null });
   const markChars = `.xo${COLOUR_MARKS.slice(0, puzzle.palette ? puzzle.palette.length - 1 : 1)}`;
@@ -1084,7 +1108,9 @@ function playOpen(puzzle, link, everyInfo = null, request = null) {
   playEnable();
   $("#play-next").hidden = !everyInfo;
   playStatus(play.solved ? solvedText() : fits ? "your marks so far, kept in this browser" : "", play.solved ? "solved" : "");
+  playCheckSolved(); // a puzzle with no filled cell is solved as it opens
   showTab("play"); // fits the board (loaders.play) and draws it
+  if (!everyInfo) playWarnIfNotUnique(play.request || { rows: puzzle.rows, columns: puzzle.columns, variant: puzzle.variant });
 }
 
 /** With no puzzle open, Play's controls that act on one are off and a line says how to get one, in the board's place. */
@@ -1448,8 +1474,8 @@ async function playHint() {
   const changes = [...got.filled.map(([r, c], i) => [r, c, play.marks[r][c], fill(i)]), ...got.empty.map(([r, c]) => [r, c, play.marks[r][c], "x"])];
   playStatus(got.reason, got.kind);
   $("#play-status").dataset.line = got.line || "";
+  play.hinted = [...got.filled, ...got.empty]; // before the step: the step that solves the puzzle clears it
   playApply(changes);
-  play.hinted = [...got.filled, ...got.empty];
   playRender();
 }
 
@@ -1496,6 +1522,7 @@ $("#play-restart").addEventListener("click", () => {
   Object.assign(play, { elapsed: 0, since: Date.now(), solved: false, hints: 0, checks: 0 });
   playStatus("");
   playApply(changes, { auto: false }); // undoable, and no line left crossed
+  playCheckSolved(); // (a puzzle with no filled cell: solved again)
 });
 $("#play-next").addEventListener("click", async () => {
   const e = play.every;
@@ -1547,12 +1574,14 @@ function playLinkFailed(link, why) {
 
 /** Open what a link names: "5x5/1234", "5x5-yes/steps=7/12" (Every puzzle) or "c=CLUES"; false if it names none. */
 async function playOpenLink(link) {
+  const opened = ++play.opened, current = () => play.opened === opened; // a newer link or puzzle: this one is moot
   const numbered = /^(\d+)x(\d+)(-yes)?(?:\/steps=([\d-]+))?\/(\d+)$/.exec(link);
   if (numbered) {
     const [, n, m, yes, steps, k] = numbered;
     const body = { rows: Number(n), columns: Number(m), k: Number(k), variant: yes ? "yesnogram" : "nonogram" };
     if (steps) body.steps = steps;
-    const got = await api("nth", body);
+    const got = await api("nth", body, [], current);
+    if (!current()) return true;
     if (!got) { playLinkFailed(link, `opens nothing (${message.textContent})`); return true; }
     playOpen(got.puzzle, link, { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k, of: got.of });
     every.wanted = { size: `${n}x${m}${yes || ""}`, steps: steps || "", k: got.k };
@@ -1567,23 +1596,25 @@ async function playOpenLink(link) {
     const param = (name) => (params.find((p) => p.startsWith(`${name}=`)) || "").slice(name.length + 1);
     const title = param("t"), clues = decodeClues(decodeURIComponent(text), param("p"));
     if (!clues) { playLinkFailed(link, "cannot be read: its clues are whole numbers, joined by , . and _"); return true; }
-    const got = await api("parse", clues);
+    const got = await api("parse", clues, [], current);
+    if (!current()) return true;
     if (!got) { playLinkFailed(link, `opens nothing (${message.textContent})`); return true; }
     if (title) got.puzzle.title = decodeURIComponent(title);
     playOpen(got.puzzle, link, null, clues.text ? clues : null);
-    playWarnIfNotUnique(clues, link);
     return true;
   }
   return false;
 }
 
-/** A link's clues need not have one solution: say so (hints and Check then judge by the clues, not one picture). */
-async function playWarnIfNotUnique(clues, link) {
-  const got = await api("solve", { ...clues, timeout: 2 });
-  if (!got || play.link !== link || got.verdict === "unique") return;
+/** Clues played need not have one solution (a link's, Type's, a drawing's): say so on Play (hints and Check then
+ *  judge by the clues, not one picture).  Every puzzle's have one. */
+async function playWarnIfNotUnique(clues) {
+  const opened = play.opened;
+  const got = await api("solve", { ...clues, timeout: 2 }, [], () => play.opened === opened);
+  if (!got || play.opened !== opened || got.verdict === "unique") return;
   const text = { multiple: "play: this puzzle has more than one solution: any grid with its clues solves it",
     none: "play: no grid has these clues: the puzzle cannot be solved" }[got.verdict];
-  if (text) say(text, "info", "play");
+  if (text) say(text, "info", "play", "play");
 }
 
 /** Play the current puzzle of Files or Every puzzle (its link: the Every puzzle's number, or its clues). */
