@@ -1280,3 +1280,37 @@ def test_a_late_answer_for_an_earlier_link_does_not_touch_what_a_newer_link_said
     assert "#5x5/abc names no puzzle" in message_of(driver) and "still playing 5x5 puzzle #1,234" in message_of(driver)
     assert by_id(driver, "play-title").get_attribute("data-link") == "5x5/1234"
     assert driver.execute_script("return location.hash") == "#5x5/1234"
+
+
+def test_typed_colour_clues_are_checked_solved_and_played(page):
+    """Type with Colours 'red #2563eb': runs '1a 1b' (a: red, b: blue) are checked (a colour that is none, a letter
+    past the colours, a colour's cells that rows and columns count apart), solved as the one 2x2 grid, and played
+    in colour to solved."""
+    by_id(page, "tab-type").click()
+    type_into(page, "type-rows", "2")
+    type_into(page, "type-cols", "2")
+    message = by_id(page, "type-message")
+    type_into(page, "type-colours", "red nocolour")
+    until(page, lambda d: "colours: nocolour is not a colour" in message.text)
+    type_into(page, "type-colours", "red #2563eb")
+    for i, clue in enumerate(["1a 1b", "1b 1a"]):
+        type_into(page, f"type-row-{i}", clue)
+    type_into(page, "type-col-0", "1a 1c")
+    until(page, lambda d: "column 1: 1c is not a run (a length and a colour's letter, a to b)" in message.text)
+    type_into(page, "type-col-0", "1a 1b")
+    type_into(page, "type-col-1", "1a")
+    until(page, lambda d: message.text == "colour b: rows fill 2 cells, columns 1")
+    type_into(page, "type-col-1", "1b 1a")
+    until(page, lambda d: message.text == "2×2: the clues fit" and by_id(d, "solve-button").is_enabled())
+    by_id(page, "solve-button").click()
+    until(page, lambda d: by_id(d, "result-verdict").get_attribute("data-verdict") == "unique")
+    by_id(page, "type-play").click()
+    until(page, lambda d: "2 colours" in by_id(d, "play-title").text)
+    assert len(page.find_elements(By.CSS_SELECTOR, "#play-palette button")) == 2
+    canvas = by_id(page, "play-canvas")
+    for key, cells in (("1", [(0, 0), (1, 1)]), ("2", [(0, 1), (1, 0)])):
+        page.execute_script("document.querySelector('#play-board').focus()")
+        ActionChains(page).send_keys(key).perform()  # picks the colour
+        click_cells(page, canvas, cells)
+    until(page, lambda d: marks_of(d) == ["12", "21"])
+    until(page, lambda d: by_id(d, "play-status").text.startswith("solved in "))

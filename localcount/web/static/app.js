@@ -598,13 +598,51 @@ $("#replay-speed").addEventListener("change", () => { if (result.timer) replayPl
 const solveButton = $("#solve-button");
 
 /** One line's clue from its text: {clue} or {error}. */
-function parseClue(text, length, label) {
-  if (/[^\d\s,]/.test(text)) return { error: `${label}: invalid characters` };
+/** A typed clue: numbers, or with ``colours`` (a colour puzzle's) runs [length, colour] typed as "3a 1b" (a length and
+ *  its colour's letter, a: colour 1; a length alone is colour a); {clue} or {error}. */
+function parseClue(text, length, label, colours = 0) {
+  if (/[^\d\s,]/.test(colours ? text.replace(/[a-z]/gi, "") : text)) return { error: `${label}: invalid characters` };
+  if (colours) return parseColourClue(text.toLowerCase(), length, label, LETTERS.slice(0, colours));
   const clue = text.split(/[\s,]+/).filter(Boolean).map(Number).filter((v) => v > 0);
   const need = clue.reduce((s, v) => s + v, 0) + Math.max(0, clue.length - 1);
   if (need > length) return { error: `${label}: clue ${clue.join(" ")} needs ${need} cells, the line has ${length}` };
   return { clue };
 }
+
+function parseColourClue(text, length, label, letters) {
+  const words = text.split(/[\s,]+/).filter(Boolean), clue = [];
+  for (const w of words) {
+    const run = /^(\d+)([a-z]?)$/.exec(w);
+    if (!run || (run[2] && !letters.includes(run[2]))) {
+      return { error: `${label}: ${w} is not a run (a length and a colour's letter, ${letters.length > 1 ? `${letters[0]} to ${letters.at(-1)}` : letters[0]})` };
+    }
+    if (Number(run[1]) > 0) clue.push([Number(run[1]), run[2] ? letters.indexOf(run[2]) + 1 : 1]);
+  }
+  // runs of one colour need a gap between them; runs of two colours may touch
+  const need = clue.reduce((t, [k]) => t + k, 0) + clue.filter((r, i) => i && clue[i - 1][1] === r[1]).length;
+  if (need > length) return { error: `${label}: clue ${words.join(" ")} needs ${counted(need, "cell")}, the line has ${length}` };
+  return { clue };
+}
+
+/** Type's Colours box: {hexes} of colours a, b, c, ... ("e11d48"; [] for black and white) from colour names or #hex,
+ *  or {error}. */
+function typeColours() {
+  const words = $("#type-colours").value.split(/[\s,]+/).filter(Boolean);
+  if (words.length > LETTERS.length) return { error: `colours: at most ${LETTERS.length}, got ${words.length}` };
+  const ctx = document.createElement("canvas").getContext("2d"), hexes = [];
+  for (const w of words) {
+    ctx.fillStyle = "#000000";
+    ctx.fillStyle = w; // the browser reads any CSS colour; what it cannot read leaves the black before it
+    const got = String(ctx.fillStyle).toLowerCase();
+    if (!/^#[0-9a-f]{6}$/.test(got) || (got === "#000000" && !/^(black|#0{3}|#0{6})$/i.test(w))) return { error: `colours: ${w} is not a colour` };
+    hexes.push(got.slice(1));
+  }
+  return { hexes };
+}
+
+/** What the server is asked about Type's clues: the clues themselves, or a colour puzzle's .non file (as a link's). */
+const typeRequest = (clues) => (clues.colours.length ? decodeClues(encodeClues({ ...clues, variant: "nonogram" }), clues.colours.join("."))
+  : { rows: clues.rows, columns: clues.columns });
 
 function typeBuild() {
   const [n, m] = readSizes($("#type-rows"), $("#type-cols")) || [];
@@ -623,13 +661,14 @@ function typeBuild() {
 
 /** Check every clue; show the problems; the clues ({rows, columns}) when all is well, else null. */
 function typeCheck() {
-  const problems = [], out = {};
+  const problems = [], colours = typeColours(), out = { colours: colours.hexes || [] };
+  if (colours.error) problems.push(colours.error);
   const n = $("#type-row-list").children.length, m = $("#type-col-list").children.length;
   for (const [kind, name, count, length] of [["row", "rows", n, m], ["col", "columns", m, n]]) {
     out[name] = [];
     for (let i = 0; i < count; i++) {
       const input = $(`#type-${kind}-${i}`);
-      const got = parseClue(input.value, length, `${kind === "row" ? "row" : "column"} ${i + 1}`);
+      const got = parseClue(input.value, length, `${kind === "row" ? "row" : "column"} ${i + 1}`, out.colours.length);
       input.classList.toggle("bad", !!got.error);
       input.setAttribute("aria-invalid", String(!!got.error));
       $(`#type-${kind}-${i}-msg`).textContent = got.error ? got.error.replace(/^\w+ \d+: /, "") : "";
@@ -637,10 +676,18 @@ function typeCheck() {
       else out[name].push(got.clue);
     }
   }
-  if (!problems.length) {
-    const total = (clues) => clues.flat().reduce((s, v) => s + v, 0);
-    const r = total(out.rows), c = total(out.columns);
-    if (r !== c) problems.push(`rows fill ${counted(r, "cell")}, columns ${c}`);
+  if (!problems.length) { // the cells of each colour (a number's: colour a) the rows fill, against the columns'
+    const tally = (clues) => clues.flat().reduce((t, run) => {
+      const [k, colour] = Array.isArray(run) ? run : [run, 1];
+      t[colour - 1] = (t[colour - 1] || 0) + k;
+      return t;
+    }, []);
+    const r = tally(out.rows), c = tally(out.columns);
+    for (let k = 0; k < Math.max(r.length, c.length, 1); k++) {
+      if ((r[k] || 0) === (c[k] || 0)) continue;
+      const what = out.colours.length ? `colour ${LETTERS[k]}: ` : "";
+      problems.push(`${what}rows fill ${counted(r[k] || 0, "cell")}, columns ${c[k] || 0}`);
+    }
   }
   const msg = $("#type-message");
   msg.textContent = problems.length ? problems.slice(0, 3).join("; ") + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : "") : `${n}×${m}: the clues fit`;
@@ -656,16 +703,19 @@ const typeName = (clues) => (typed && JSON.stringify([typed.rows, typed.columns]
 /** Fill the Type tab with a puzzle's clues, under its name. */
 function typeFill(p, name) {
   typed = { name, rows: p.rows, columns: p.columns };
+  $("#type-colours").value = p.palette ? p.palette.slice(1).map((c) => `#${c.rgb.toLowerCase()}`).join(" ") : "";
+  const run = (r) => (Array.isArray(r) ? `${r[0]}${LETTERS[r[1] - 1]}` : r);
   $("#type-rows").value = p.n;
   $("#type-cols").value = p.m;
   for (const list of ["#type-row-list", "#type-col-list"]) $(list).replaceChildren();
   typeBuild();
-  p.rows.forEach((c, i) => ($(`#type-row-${i}`).value = c.join(" ")));
-  p.columns.forEach((c, j) => ($(`#type-col-${j}`).value = c.join(" ")));
+  p.rows.forEach((c, i) => ($(`#type-row-${i}`).value = c.map(run).join(" ")));
+  p.columns.forEach((c, j) => ($(`#type-col-${j}`).value = c.map(run).join(" ")));
   typeCheck();
 }
 
 $("#type-rows").addEventListener("change", typeBuild);
+$("#type-colours").addEventListener("input", typeCheck);
 $("#type-cols").addEventListener("change", typeBuild);
 $("#type-clear").addEventListener("click", () => {
   for (const input of document.querySelectorAll(".clue-list input")) input.value = "";
@@ -679,7 +729,7 @@ $("#type-example").addEventListener("change", async (e) => {
 solveButton.addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
-  const data = await api("solve", { ...clues, timeout: TIMEOUT }, [solveButton]);
+  const data = await api("solve", { ...typeRequest(clues), timeout: TIMEOUT }, [solveButton]);
   typeCheck();
   if (data) showResult(data, "type", typeName(clues) || "typed clues");
 });
@@ -1643,10 +1693,10 @@ $("#draw-to-files").addEventListener("click", async () => {
 $("#type-play").addEventListener("click", async () => {
   const clues = typeCheck();
   if (!clues) return;
-  const got = await api("parse", clues, [$("#type-play")]);
+  const request = typeRequest(clues), got = await api("parse", request, [$("#type-play")]);
   if (!got) return;
   if (typeName(clues)) got.puzzle.title = typeName(clues);
-  playOpen(got.puzzle, clueLink(got.puzzle));
+  playOpen(got.puzzle, clueLink(got.puzzle), null, request.text ? request : null);
 });
 window.addEventListener("hashchange", () => {
   const link = location.hash.slice(1);
