@@ -286,7 +286,9 @@ function showTab(name) {
   }
   sayShown(); // the tab's own message, if it has one
   if (shownPuzzles[name] && current.owner !== name) showCurrent(name);
-  history.replaceState(null, "", `#${name}`);
+  // the address names the tab, or Play's puzzle: never "#play" on the way to the puzzle's link (a reload that
+  // Chromium's browser process starts between two replaceState calls would load "#play" and open no puzzle)
+  history.replaceState(null, "", `#${name === "play" && play.puzzle ? play.link : name}`);
   if (loaders[name]) loaders[name]();
   playClock(); // Play's clock pauses while another tab is shown
 }
