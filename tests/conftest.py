@@ -151,6 +151,9 @@ LONG = {
         "test_kernel_variants_equal_the_recorded_counts",
         "test_larger_sizes_equal_the_recorded_counts",
     },
+    "test_idle.py": {
+        "test_an_idle_runs_records_give_the_shards_cpu_time_without_the_time_they_stood_aside[normal]",
+    },
     "test_gpu_campaign.py": {
         "test_a_budget_ends_a_run_and_the_next_calls_resume_it",
     },

@@ -10,6 +10,7 @@ import time
 import pytest
 from records import record_shards, wait_for_records
 
+import localcount as lc
 from localcount.engines.grid.layout import GridLayout
 from localcount.orchestration import status as report
 from localcount.orchestration import yielding
@@ -172,8 +173,8 @@ def test_the_recent_rate_takes_the_last_ten_minutes_of_records():
     assert report.recent_rate(two + later, 600, 100) == pytest.approx(10)  # the old records are out of the window
     half = [rec(0, 1200)]  # one long shard: the share of it inside the window
     assert report.recent_rate(half, 600, 100) == pytest.approx(100 / 1200)
-    gap = [rec(0, 100), rec(400, 500)]  # resumed after a gap: the gap is not counted
-    assert report.recent_rate(gap, 600, 100) == pytest.approx(2 * 100 / 200)
+    gap = [rec(0, 100), rec(400, 500)]  # stopped for 5 minutes, then on: the wall clock's rate, the stop included
+    assert report.recent_rate(gap, 600, 100) == pytest.approx(2 * 100 / 500)
 
 
 def state(pid):
@@ -242,3 +243,29 @@ def test_stats_sample_and_verify_take_idle_and_say_first_what_was_set(tmp_path, 
                          timeout=300)  # fmt: skip
     assert res.stderr.splitlines()[0].startswith("localcount: idle priority: SCHED_IDLE, nice 19")
     assert (res.returncode, stdout in res.stdout) == ((2, True) if argv[0] == "verify" else (0, True)), res.stderr
+
+
+@pytest.mark.parametrize("idle", [True, False], ids=["idle", "normal"])
+def test_an_idle_runs_records_give_the_shards_cpu_time_without_the_time_they_stood_aside(tmp_path, idle):
+    """5x6 in 16 shards of about a second: its workers are stopped for 2 s in the middle of their shards. An idle
+    run's records give each shard's own CPU time (the work results/ reports); a normal run's, the wall time."""
+    lay = GridLayout.make(5, 6, 4)
+    command = [sys.executable, "-m", "localcount", "5", "6", "--jobs", "2", "--shard-bits", "4", "--checkpoint-dir",
+               str(tmp_path), *(["--idle"] if idle else [])]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+                            start_new_session=True)  # fmt: skip
+    path = tmp_path / f"{lay.key}.log"
+    try:
+        wait_for_records(path, proc, 1)
+        workers = children(proc.pid)
+        for w in workers:
+            os.kill(w, signal.SIGSTOP)
+        time.sleep(2)
+        for w in workers:
+            os.kill(w, signal.SIGCONT)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        stop(proc)
+    assert proc.returncode == 0 and int(out) == lc.known(5, 6).count
+    longest = max(r.seconds for r in read_log(path).records.values())
+    assert (longest < 1.9) if idle else (longest >= 2)

@@ -88,14 +88,17 @@ def _worker(lay, conn) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
     priority.in_worker()  # an --idle run's worker: a session of its own where the run's process has none
+    idle = priority.current() is not None
     delay = float(os.environ.get(DELAY_ENV) or 0)
     while True:
         shard = conn.recv()
         if shard is None:
             return
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         total = lay.compute(shard)
         seconds = time.perf_counter() - start
+        if idle:  # the shard's own CPU time, without the time it stood aside (SIGSTOP) or waited for a core
+            seconds = min(seconds, time.process_time() - cpu)
         if delay:
             time.sleep(delay)
         log.debug("shard %d of %s: %s in %.3f s (pid %d)", shard, lay.key, total, seconds, os.getpid())

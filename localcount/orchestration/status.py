@@ -20,7 +20,7 @@ import os
 import time
 
 from ..util.messages import format_seconds, say
-from .checkpoint import CheckpointError, Record, find_logs, lock_holder, read_log
+from .checkpoint import CheckpointError, find_logs, lock_holder, read_log
 
 #: The window of a run's recent rate: the last 10 minutes of its records.
 RECENT_SECONDS = 600.0
@@ -182,24 +182,22 @@ def _processes() -> dict:
 
 
 def recent_rate(records, window: float = RECENT_SECONDS, grids_per_shard: int = 1) -> float | None:
-    """Grids a second over the last ``window`` seconds of the records (ending at the last one), whatever the
-    processes: each shard's grids in the share of its interval inside the window, over the time some shard was
-    being counted there (``active_seconds``); None without records or time."""
+    """Grids a second of wall clock over the last ``window`` seconds of the records (ending at the last one),
+    whatever the processes and whatever stopped them meanwhile: each shard's grids in the share of its seconds
+    inside the window, over the window, or the part of it since the earliest of those shards began; None without
+    records or time."""
     records = list(records)
     if not records:
         return None
     end = max(r.when for r in records)
-    start = end - window
-    grids, inside = 0.0, []
+    start, first, grids = end - window, end, 0.0
     for r in records:
         lo = max(r.when - r.seconds, start)
         if r.when <= start or lo >= r.when:
             continue
-        share = (r.when - lo) / r.seconds if r.seconds > 0 else 1.0
-        grids += grids_per_shard * share
-        inside.append(Record(0, r.when - lo, r.when))
-    seconds = active_seconds(inside)
-    return grids / seconds if seconds > 0 else None
+        grids += grids_per_shard * ((r.when - lo) / r.seconds if r.seconds > 0 else 1.0)
+        first = min(first, lo)
+    return grids / (end - first) if end > first else None
 
 
 def _recent(log, left: int) -> str:

@@ -8,7 +8,8 @@ processes use more than ``tuning.IDLE_BUSY_CORES`` cores, the run's workers are 
 they go on (SIGCONT) once the others have stayed under it for ``tuning.IDLE_QUIET_SECONDS``; the load is
 read every ``tuning.IDLE_POLL_SECONDS`` from ``/proc/stat`` less the run's own processes' CPU time.  A
 stopped worker keeps its shard: it finishes it later and the shard is recorded once, as after any SIGSTOP;
-its record's seconds are wall seconds, the pause included.  The workers are stopped again at every reading
+an idle run's record gives the shard's own CPU time (``runner._worker``), so the pauses count neither in the
+work ``results/`` reports nor in the rate ``status`` projects from it (its recent rate is the wall clock's).  The workers are stopped again at every reading
 while the others are busy, so a SIGCONT to the whole job (a campaign wrapper's resume) does not let them
 in.  Where there is no ``/proc`` nothing is watched.
 
