@@ -130,16 +130,17 @@ def read_log(path, expect: Layout | None = None) -> Log:
     # The text after the last newline is a record whose write was cut short.
     body, tail = lines[1:-1], lines[-1]
     log.damaged += bool(tail.strip())
+    shards, key = lay.shards, lay.key  # properties some layouts compute: once, not once a record
     for line in body:
         if not line.strip():
             continue
         parts = line.split()
         try:
-            if len(parts) != 5 or crc(lay.key + " " + " ".join(parts[:4])) != parts[4]:
+            if len(parts) != 5 or crc(key + " " + " ".join(parts[:4])) != parts[4]:
                 raise ValueError
             shard, count = int(parts[0]), lay.parse_value(parts[1])
             rec = Record(count, float(parts[2]), float(parts[3]))
-            if not 0 <= shard < lay.shards:
+            if not 0 <= shard < shards:
                 raise ValueError
         except ValueError:
             log.damaged += 1

@@ -123,7 +123,7 @@ class StatsLayout(Layout):
 
     def parse_value(self, text: str) -> tuple:
         """A shard's vector: ``width`` non-negative ints; ValueError if bad."""
-        value = tuple(int(v) for v in text.split(","))
+        value = tuple(map(int, text.split(",")))
         if len(value) != self.width or min(value) < 0:
             raise ValueError(text)
         return value
