@@ -21,6 +21,7 @@ import time
 
 from ..util.messages import format_seconds, say
 from .checkpoint import CheckpointError, find_logs, lock_holder, read_log
+from .yielding import stat_fields
 
 #: The window of a run's recent rate: the last 10 minutes of its records.
 RECENT_SECONDS = 600.0
@@ -164,12 +165,8 @@ def live_state(lock_path) -> str:
 
 def _stat(pid: int) -> tuple:
     """(state, parent pid) of a process from /proc ('T': stopped by a signal); ('', 0) if unknown."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return fields[0], int(fields[1])
-    except (OSError, IndexError, ValueError):
-        return "", 0
+    fields = stat_fields(pid)
+    return (fields[0], int(fields[1])) if fields else ("", 0)
 
 
 def _processes() -> dict:

@@ -73,14 +73,20 @@ def _machine_busy_ticks() -> int:
     return sum(fields) - idle - guest
 
 
-def _process_ticks(pid: int) -> int:
-    """Clock ticks of user and system time of one process (all its threads); 0 once it is gone."""
+def stat_fields(pid: int) -> list | None:
+    """The fields of /proc/PID/stat after the command's name (state, parent pid, ...; utime and stime at 11 and 12),
+    or None for a process that is gone or a system without /proc."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime, stime
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _process_ticks(pid: int) -> int:
+    """Clock ticks of user and system time of one process (all its threads); 0 once it is gone."""
+    fields = stat_fields(pid)
+    return int(fields[11]) + int(fields[12]) if fields else 0  # utime, stime
 
 
 class Yielder:
