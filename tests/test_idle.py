@@ -1,6 +1,7 @@
 """``--idle`` and a live campaign: the workers' priority read from the OS, ``status`` of a run held, paused and
 resumed, and SIGSTOP/SIGCONT losing and doubling nothing."""
 
+import io
 import os
 import signal
 import subprocess
@@ -45,12 +46,35 @@ def children(pid):
 
 
 def autogroup_nice(pid):
-    """The nice value of a process's autogroup ('/autogroup-343 nice 19' -> 19), None without autogroups."""
+    """The nice value of a process's autogroup ('/autogroup-343 nice 19' -> 19).
+
+    None without autogroups, and None in the kernel's default autogroup: a process whose session was never
+    started since boot by a ``setsid`` (pid 1's, a container's first process's and so its every job's) reads
+    an empty file there.
+    """
     try:
         with open(f"/proc/{pid}/autogroup") as f:
-            return int(f.read().split()[-1])
+            fields = f.read().split()
     except OSError:
         return None
+    return int(fields[-1]) if fields else None
+
+
+def autogroups_on():
+    try:
+        with open(priority.AUTOGROUP_SWITCH) as f:
+            return f.read().strip() != "0" and os.path.exists(priority.AUTOGROUP)
+    except OSError:
+        return False
+
+
+def test_autogroup_nice_reads_a_named_group_and_the_default_one(tmp_path, monkeypatch):
+    real_open = open
+    texts = {"/proc/1/autogroup": "/autogroup-343 nice 19\n", "/proc/2/autogroup": ""}
+    monkeypatch.setattr("builtins.open", lambda path, *a, **k: io.StringIO(texts[path]) if path in texts
+                        else real_open(path, *a, **k))  # fmt: skip
+    assert autogroup_nice(1) == 19 and autogroup_nice(2) is None
+    assert autogroup_nice(2**22 + 7) is None  # no such process
 
 
 def status_line(ckdir):
@@ -77,7 +101,7 @@ def test_an_idle_run_and_its_workers_run_at_idle_priority(tmp_path, own_session)
         for pid in (proc.pid, *workers):
             assert os.sched_getscheduler(pid) == os.SCHED_IDLE
             assert os.getpriority(os.PRIO_PROCESS, pid) == priority.NICE
-        if autogroup_nice(proc.pid) is not None and os.path.exists(priority.AUTOGROUP):
+        if autogroups_on():
             if own_session:  # it leads its session: the whole run shares one lowered autogroup
                 assert all(os.getsid(w) == proc.pid for w in workers)
                 assert autogroup_nice(proc.pid) == priority.NICE
