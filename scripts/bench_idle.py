@@ -36,6 +36,9 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from localcount.orchestration import yielding  # noqa: E402
 
 
 def count_command(size: str, directory: str, *extra: str) -> list:
@@ -54,13 +57,10 @@ def timed(command: list) -> float:
 def descendants(pid: int) -> list:
     """``pid`` and every process under it (from /proc)."""
     parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        fields = yielding.stat_fields(int(entry))
+        if fields:  # gone meanwhile otherwise
+            parents[int(entry)] = int(fields[1])
     found, todo = [pid], [pid]
     while todo:
         pid = todo.pop()
