@@ -202,8 +202,7 @@ def test_the_recent_rate_takes_the_last_ten_minutes_of_records():
 
 
 def state(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().rsplit(")", 1)[1].split()[0]
+    return yielding.stat_fields(pid)[0]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="the load is read from /proc")
@@ -241,6 +240,20 @@ def test_the_gate_steps_aside_at_once_and_goes_on_after_a_quiet_spell():
     assert gate.update(0.0, 9.0) is True and gate.update(0.3, 13.9) is True
     assert gate.update(0.0, 14.0) is False  # 5 s quiet since 9.0: go on
     assert gate.update(0.0, 15.0) is False
+
+
+@pytest.mark.parametrize(
+    "line,busy",
+    [
+        ("cpu  100 20 30 5000 40 6 7 800 90 9\n", 163),  # user nice system irq softirq; guests are in user
+        ("cpu  100 20 30 5000\n", 150),  # an old kernel's four columns
+    ],
+)
+def test_the_machines_load_counts_its_own_work_not_idle_iowait_or_a_hosts_steal(monkeypatch, line, busy):
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda path, *a, **k: io.StringIO(line) if path == "/proc/stat"
+                        else real_open(path, *a, **k))  # fmt: skip
+    assert yielding._machine_busy_ticks() == busy
 
 
 def test_stepping_aside_is_off_when_asked_or_without_proc(monkeypatch):

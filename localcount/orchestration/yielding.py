@@ -64,13 +64,18 @@ class Gate:
         return self.stopped
 
 
+#: The columns of /proc/stat's ``cpu`` line that are this machine's own work: user (guests' time included),
+#: nice, system, irq, softirq.  Not idle or iowait, nor steal: time a VM's host gave to others while a vCPU
+#: here wanted to run, which an idle run's own work makes (stepping aside for it would only make it stop).
+BUSY_COLUMNS = (0, 1, 2, 5, 6)
+
+
 def _machine_busy_ticks() -> int:
-    """Clock ticks every core has spent on anything but idling, since boot (/proc/stat's first line)."""
+    """Clock ticks every core has spent on this machine's work since boot (``BUSY_COLUMNS`` of /proc/stat's
+    first line)."""
     with open("/proc/stat") as f:
-        fields = [int(x) for x in f.readline().split()[1:]]
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle, iowait
-    guest = sum(fields[8:10]) if len(fields) > 9 else 0  # guest time is counted in user time already
-    return sum(fields) - idle - guest
+        fields = f.readline().split()[1:]
+    return sum(int(fields[i]) for i in BUSY_COLUMNS if i < len(fields))
 
 
 def stat_fields(pid: int) -> list | None:
