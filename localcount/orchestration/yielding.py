@@ -70,7 +70,7 @@ class Gate:
 BUSY_COLUMNS = (0, 1, 2, 5, 6)
 
 
-def _machine_busy_ticks() -> int:
+def machine_busy_ticks() -> int:
     """Clock ticks every core has spent on this machine's work since boot (``BUSY_COLUMNS`` of /proc/stat's
     first line)."""
     with open("/proc/stat") as f:
@@ -109,9 +109,9 @@ class Yielder:
         self._thread.start()
 
     def _watch(self) -> None:
-        last = (time.monotonic(), _machine_busy_ticks(), sum(map(_process_ticks, self._ours)))
+        last = (time.monotonic(), machine_busy_ticks(), sum(map(_process_ticks, self._ours)))
         while not self._done.wait(tuning.IDLE_POLL_SECONDS):
-            now = (time.monotonic(), _machine_busy_ticks(), sum(map(_process_ticks, self._ours)))
+            now = (time.monotonic(), machine_busy_ticks(), sum(map(_process_ticks, self._ours)))
             seconds = now[0] - last[0]
             others = max(0, (now[1] - last[1]) - (now[2] - last[2])) / self._hz / seconds if seconds > 0 else 0.0
             last = now
