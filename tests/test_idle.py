@@ -178,6 +178,20 @@ def test_status_sees_a_run_held_paused_and_resumed_and_the_resumed_count_is_exac
     assert lock_holder(tmp_path / f"{LAY.key}.lock") is None
 
 
+def test_status_reads_each_runs_live_state_before_its_records(tmp_path, monkeypatch, capsys):
+    """Reading the records takes a core for a second or more, and an idle run steps aside for that: the state
+    status gives must be the one it found, not its own doing."""
+    proc = start(tmp_path, delay=0.0)
+    proc.communicate(timeout=300)
+    log_path(tmp_path).write_text(log_path(tmp_path).read_text().splitlines(keepends=True)[0])  # none done
+    calls = []
+    monkeypatch.setattr(report, "live_state", lambda lock: calls.append("state") or "running (pid 7)")
+    real_read = report.read_log
+    monkeypatch.setattr(report, "read_log", lambda path: calls.append("read") or real_read(path))
+    assert report.status([tmp_path], 2) == 0
+    assert calls == ["state", "read"] and "running (pid 7)" in capsys.readouterr().out
+
+
 def test_a_stopped_run_is_stopped_with_its_recent_rate(tmp_path):
     proc = start(tmp_path, delay=0.02)
     wait_for_records(log_path(tmp_path), proc, 10)
@@ -199,6 +213,10 @@ def test_the_recent_rate_takes_the_last_ten_minutes_of_records():
     assert report.recent_rate(half, 600, 100) == pytest.approx(100 / 1200)
     gap = [rec(0, 100), rec(400, 500)]  # stopped for 5 minutes, then on: the wall clock's rate, the stop included
     assert report.recent_rate(gap, 600, 100) == pytest.approx(2 * 100 / 500)
+    # a layout with symmetry: a shard's mirror images are done with it, recorded at 0 s, and count as done
+    mirrored = [rec(10 * i, 10 * i + 10) for i in range(6)] + [Record(0, 0.0, 10 * i + 10) for i in range(6)]
+    assert report.recent_rate(mirrored, 600, 100) == pytest.approx(12 * 100 / 60)
+    assert report.recent_rate(mirrored + [Record(0, 0.0, -1000)], 600, 100) == pytest.approx(12 * 100 / 60)
 
 
 def state(pid):

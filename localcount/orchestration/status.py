@@ -96,6 +96,9 @@ def status(paths, jobs: int) -> int:
     except CheckpointError as err:
         say(f"error: {err}")
         return 1
+    # Each run's live state before its records are read: reading them takes a core for a second or more, and an
+    # idle run (``--idle``) steps aside for that; its state should not be this command's own doing.
+    states = {path: live_state(path.with_suffix(".lock")) for path in found}
     logs, unreadable = [], 0
     for path in found:
         try:
@@ -110,12 +113,13 @@ def status(paths, jobs: int) -> int:
     samples = _samples(logs)
     print(f"{'run':<24} {'shards done':>15} {'grids done':>12} {'grids/s/proc':>13} {'active':>8} {'ETA':>10}  state")
     for log in logs:
-        print(_run_line(log, samples.get(log.layout.key), jobs))
+        print(_run_line(log, samples.get(log.layout.key), jobs, states[log.path]))
     return 1 if unreadable else 0
 
 
-def _run_line(log, recount, jobs: int) -> str:
-    """One run's line of ``status``: ``recount`` (key, sample shards) when it recounts another run's sample."""
+def _run_line(log, recount, jobs: int, live: str) -> str:
+    """One run's line of ``status``: ``recount`` (key, sample shards) when it recounts another run's sample;
+    ``live``: its ``live_state``, for a run not complete."""
     lay = log.layout
     done = len(log.records)
     busy = sum(r.seconds for r in log.records.values())
@@ -129,7 +133,7 @@ def _run_line(log, recount, jobs: int) -> str:
         eta, state = "-", "complete"
     else:
         eta = format_seconds(left * per_shard / procs) if per_shard else "?"
-        state = live_state(log.path.with_suffix(".lock")) + _recent(log, left)
+        state = live + _recent(log, left)
     if lay.in_parent and left:
         eta += " GPU"  # device time, projected from this run's own shards
     if log.damaged:
@@ -181,17 +185,17 @@ def _processes() -> dict:
 def recent_rate(records, window: float = RECENT_SECONDS, grids_per_shard: int = 1) -> float | None:
     """Grids a second of wall clock over the last ``window`` seconds of the records (ending at the last one),
     whatever the processes and whatever stopped them meanwhile: each shard's grids in the share of its seconds
-    inside the window, over the window, or the part of it since the earliest of those shards began; None without
-    records or time."""
+    inside the window (all of them for a shard of 0 s recorded in it: a mirror image, done with its shard), over
+    the window, or the part of it since the earliest of those shards began; None without records or time."""
     records = list(records)
     if not records:
         return None
     end = max(r.when for r in records)
     start, first, grids = end - window, end, 0.0
     for r in records:
-        lo = max(r.when - r.seconds, start)
-        if r.when <= start or lo >= r.when:
+        if r.when <= start:
             continue
+        lo = max(r.when - r.seconds, start)
         grids += grids_per_shard * ((r.when - lo) / r.seconds if r.seconds > 0 else 1.0)
         first = min(first, lo)
     return grids / (end - first) if end > first else None
